@@ -1,0 +1,72 @@
+// Text normalization for prompts and written content: Unicode folding for turn signatures, and the one
+// layer of base64/hex/percent decoding that lets encoded payloads be rescanned. Runtime side, allocation-free
+// once the output buffers have grown.
+#ifndef DOBERMAN_RUNTIME_TEXT_NORMALIZER_H_
+#define DOBERMAN_RUNTIME_TEXT_NORMALIZER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace doberman::internal {
+
+// Folds `in` into `out` (cleared first) for matching turn signatures:
+//  - NFKC-style compatibility folding of the forms attackers use: full-width ASCII (U+FF01-FF5E),
+//    ideographic space, mathematical alphanumerics (U+1D400-1D7FF), enclosed/circled letters, small
+//    capitals and the like map to plain ASCII;
+//  - zero-width characters (U+200B-200D, U+2060, U+FEFF, U+180E), bidi controls (U+200E/F, U+202A-202E,
+//    U+2066-2069), Unicode tag characters (U+E0000-E007F) and variation selectors are removed;
+//  - runs of white space (ASCII and Unicode spaces, newlines) collapse to one ASCII space;
+//  - letters are lower-cased (ASCII, Latin-1, Greek and Cyrillic basic ranges);
+//  - invalid UTF-8 bytes are kept as they are (never dropped, so they cannot hide a keyword by splitting it).
+// Returns the number of characters removed or mapped (0 means the text was already plain lower ASCII).
+size_t FoldText(std::string_view in, std::string* out);
+
+enum class Encoding : uint8_t { kBase64 = 0, kHex = 1, kPercent = 2 };
+
+// One encoded run found in a text: [begin, end) in the input, and how it is encoded.
+struct EncodedRun {
+  size_t begin;
+  size_t end;
+  Encoding encoding;
+};
+
+struct DecodeLimits {
+  size_t min_base64 = 24;   // shortest base64/base64url run worth decoding
+  size_t min_hex = 32;      // shortest hex run (even length)
+  size_t min_percent = 3;   // fewest consecutive %XX escapes
+  size_t max_runs = 64;     // at most this many runs per text
+  size_t max_run_bytes = 4096;  // runs longer than this are decoded only up to this many input bytes
+};
+
+// Calls `on_run(const EncodedRun&)` for each encoded run in `text`, left to right, at most
+// limits.max_runs times. Returns true when there were more runs than max_runs (the caller fails closed).
+template <typename F>
+bool ForEachEncodedRun(std::string_view text, const DecodeLimits& limits, F&& on_run);
+
+// Decodes one run into `out` (cleared first). Returns false when the run does not decode (bad padding,
+// odd hex length); `out` is then empty. Decoded bytes are not interpreted further (one layer only).
+bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits& limits, std::string* out);
+
+// Implementation detail of ForEachEncodedRun, non-template so it lives in the .cc file.
+// Finds the first run starting at or after `from`; returns false when there is none.
+bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits, EncodedRun* run);
+
+template <typename F>
+bool ForEachEncodedRun(std::string_view text, const DecodeLimits& limits, F&& on_run) {
+  size_t from = 0;
+  size_t found = 0;
+  EncodedRun run{};
+  while (FindNextEncodedRun(text, from, limits, &run)) {
+    if (found == limits.max_runs) return true;
+    ++found;
+    on_run(run);
+    from = run.end;
+  }
+  return false;
+}
+
+}  // namespace doberman::internal
+
+#endif  // DOBERMAN_RUNTIME_TEXT_NORMALIZER_H_
