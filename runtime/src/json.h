@@ -25,11 +25,24 @@ struct JsonValue {
   std::vector<JsonValue> items;                            // array elements
   std::vector<std::pair<std::string, JsonValue>> members;  // object members
 
+  // Declared here, defaulted in json.cc: clang (14, with libstdc++ 12 in C++20) cannot define them
+  // implicitly for this self-referential type.
+  JsonValue();
+  JsonValue(const JsonValue&);
+  JsonValue(JsonValue&&) noexcept;
+  JsonValue& operator=(const JsonValue&);
+  JsonValue& operator=(JsonValue&&) noexcept;
+  ~JsonValue();
+
   // Returns the first member named `key`, or nullptr (also when this is not an object).
   const JsonValue* Find(std::string_view key) const;
   // Returns the string value of member `key`, or nullptr when missing or not a string.
   const std::string* FindString(std::string_view key) const;
 };
+
+// A max_depth above this is lowered to it: parsing (and JsonValue's destructor) recurse once per nesting
+// level, and this keeps that recursion well inside a small thread stack whatever limits a caller passes.
+inline constexpr size_t kJsonMaxDepthCeiling = 1000;
 
 struct JsonLimits {
   size_t max_depth = 64;

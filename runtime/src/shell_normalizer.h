@@ -5,9 +5,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace doberman::internal {
@@ -59,10 +61,52 @@ enum class ShellStatus : uint8_t {
 // stripped, combined short flags split and aliases applied for commands in the tables. An argument that
 // contains white space after unquoting is written inside single quotes so that it stays one word.
 // Substitutions ($(...), backticks, <(...)) and `sh -c` payloads are parsed as their own segments as well.
+//
+// Conventions of the canonical form (the rules are written against them):
+//  - Redirections are moved after the arguments, in their original order, each as ONE word: the operator
+//    immediately followed by its unquoted target (`>file`, `>>log`, `2>&1`, `&>/dev/null`, `<in`,
+//    `<<<word`, `<<EOF` for a here-document). An explicit default descriptor is dropped (`1>x` -> `>x`,
+//    `0<x` -> `<x`); other descriptor numbers stay (`2>/dev/null`).
+//  - A command substitution stays in its word as `$(` + the inner raw text + `)`; backticks are written in
+//    that same form. Process substitutions keep their operator: `<(raw)`, `>(raw)`. `${...}` and
+//    arithmetic `$((...))` stay as raw text. `$NAME` stays as written.
+//  - A word containing white space (space, tab, CR, LF, VT, FF) is written inside single quotes, an
+//    embedded `'` as `'\''`; the empty word is written `''`. Other words are written bare.
+//  - A command made only of assignments keeps them as its segment (`FOO=1`); one made only of wrappers is
+//    the last wrapper's name (`sudo`, `env`); one made only of redirections is those (`>file`).
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
   void Clear() { count = 0; }
+
+  // Working memory of ShellNormalizer::Normalize (one level per nesting depth), kept here so that a caller
+  // that reuses its SegmentList pays no allocation once capacities have grown. Not output; never read it.
+  struct Scratch {
+    struct Word {
+      size_t begin = 0;   // offset of the unquoted bytes in Level::bytes
+      size_t size = 0;
+      size_t plain = 0;   // length of the leading run that came from unquoted, unescaped literal text
+      uint32_t op = 0;    // redirection words: length of the operator that precedes the target
+      uint32_t flags = 0;
+    };
+    struct Heredoc {
+      size_t delim_begin = 0;  // offset in Level::delims
+      size_t delim_size = 0;
+      size_t pipeline = 0;     // pipeline of the command that opened it
+      bool strip_tabs = false;  // `<<-`
+      bool quoted = false;      // delimiter was quoted: the body is not expanded
+      bool commands = false;    // the body feeds a shell: parse it as commands
+    };
+    struct Level {
+      std::string bytes;   // words of the command being assembled at this depth
+      std::string aux;     // de-escaped backtick text, eval/env -S joins, `<<-` bodies
+      std::string delims;  // delimiters of the pending here-documents
+      std::vector<Word> words;
+      std::vector<Heredoc> heredocs;
+    };
+    std::vector<Level> levels;
+  };
+  Scratch scratch;
 };
 
 class ShellNormalizer {
@@ -70,15 +114,33 @@ class ShellNormalizer {
   ShellNormalizer(const ShellTables& tables, const ShellLimits& limits);
 
   // Appends the canonical segments of `command` to `out` (after out->count). Thread-safe: const, no
-  // shared mutable state. On a non-kOk status, the segments produced so far stay in `out`.
+  // shared mutable state (each thread passes its own SegmentList). On a non-kOk status, the segments
+  // produced so far stay in `out`:
+  //  - kTooLong: only the first limits.max_bytes bytes were normalized (best effort, like kUnbalanced);
+  //  - kTooManySegments: the first limits.max_segments segments (counted from this call) are kept;
+  //  - kTooDeep: constructs nested deeper than limits.max_depth (capped at 256 to bound stack use) are
+  //    read as flat text, and everything else is still normalized;
+  //  - kUnbalanced: unterminated quote, substitution, group or here-document, a stray `)` or a
+  //    redirection without target; the segments are what a best-effort reading gives.
+  // Segments of an inner command (substitution, `sh -c` payload, eval, find -exec) come before the
+  // segment of the command that contains it; a here-document body fed to a shell comes after it.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:
   struct Impl;
-  std::unordered_map<std::string, WrapperSpec> wrappers_;
-  std::unordered_map<std::string, bool> shells_;
-  std::unordered_map<std::string, bool> split_flag_commands_;
-  std::unordered_map<std::string, std::unordered_map<std::string, std::string>> aliases_;
+  // Transparent hashing so that lookups take the string_views the parser produces, without allocating.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <typename V>
+  using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+  using StringSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
+
+  StringMap<WrapperSpec> wrappers_;
+  StringSet shells_;
+  StringSet split_flag_commands_;
+  StringMap<StringMap<std::string>> aliases_;  // command -> (from -> to)
   ShellLimits limits_;
 };
 

@@ -20,7 +20,8 @@ namespace doberman::internal {
 //  - runs of white space (ASCII and Unicode spaces, newlines) collapse to one ASCII space;
 //  - letters are lower-cased (ASCII, Latin-1, Greek and Cyrillic basic ranges);
 //  - invalid UTF-8 bytes are kept as they are (never dropped, so they cannot hide a keyword by splitting it).
-// Returns the number of characters removed or mapped (0 means the text was already plain lower ASCII).
+// Returns the number of input characters removed or mapped; 0 means `out` equals `in` (plain lower ASCII,
+// or any text with nothing to fold).
 size_t FoldText(std::string_view in, std::string* out);
 
 enum class Encoding : uint8_t { kBase64 = 0, kHex = 1, kPercent = 2 };
@@ -40,6 +41,8 @@ struct DecodeLimits {
   size_t max_run_bytes = 4096;  // runs longer than this are decoded only up to this many input bytes
 };
 
+// What counts as a run (maximal base64/hex stretches, percent stretches, which one wins where they meet) is
+// spelled out above FindNextEncodedRun in text_normalizer.cc.
 // Calls `on_run(const EncodedRun&)` for each encoded run in `text`, left to right, at most
 // limits.max_runs times. Returns true when there were more runs than max_runs (the caller fails closed).
 template <typename F>

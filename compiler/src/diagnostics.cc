@@ -1,0 +1,157 @@
+// Rendering of diagnostics as text (rustc/YARA-X style) and JSON.
+#include "diagnostics.h"
+
+#include <algorithm>
+
+namespace doberman::compiler {
+namespace {
+
+const char* SeverityName(Severity s) {
+  switch (s) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+void AppendJsonString(std::string_view s, std::string* out) {
+  out->push_back('"');
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\n': out->append("\\n"); break;
+      case '\t': out->append("\\t"); break;
+      case '\r': out->append("\\r"); break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          snprintf(buf, sizeof buf, "\\u%04x", c);
+          out->append(buf);
+        } else {
+          out->push_back(static_cast<char>(c));
+        }
+    }
+  }
+  out->push_back('"');
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+void Diagnostics::Add(Diagnostic d) {
+  if (d.severity == Severity::kError) {
+    if (error_count_ >= max_errors_) {
+      ++error_count_;
+      ++suppressed_;
+      return;
+    }
+    ++error_count_;
+  }
+  diagnostics_.push_back(std::move(d));
+}
+
+void Diagnostics::Error(std::string code, Loc loc, std::string message, std::string label,
+                        std::string help) {
+  Add({Severity::kError, std::move(code), std::move(message), loc, std::move(label), std::move(help)});
+}
+
+void Diagnostics::Warning(std::string code, Loc loc, std::string message, std::string label,
+                          std::string help) {
+  Add({Severity::kWarning, std::move(code), std::move(message), loc, std::move(label),
+       std::move(help)});
+}
+
+std::string Diagnostics::RenderText(bool color) const {
+  std::string out;
+  const char* bold = color ? "\033[1m" : "";
+  const char* red = color ? "\033[1;31m" : "";
+  const char* yellow = color ? "\033[1;33m" : "";
+  const char* reset = color ? "\033[0m" : "";
+  for (const Diagnostic& d : diagnostics_) {
+    const char* sev_color = d.severity == Severity::kError ? red : yellow;
+    if (d.loc.file != 0) {
+      out += bold + sources_.Path(d.loc.file);
+      if (d.loc.known()) out += ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column);
+      out += std::string(": ") + reset;
+    }
+    out += std::string(sev_color) + SeverityName(d.severity) + "[" + d.code + "]" + reset + ": " +
+           d.message + "\n";
+    if (d.loc.known()) {
+      std::string_view line = sources_.Line(d.loc.file, d.loc.line);
+      std::string num = std::to_string(d.loc.line);
+      std::string pad(num.size(), ' ');
+      out += pad + " |\n" + num + " | " + std::string(line) + "\n" + pad + " | ";
+      // Keep tabs so the caret lines up under tab-indented sources.
+      for (uint32_t i = 1; i < d.loc.column && i - 1 < line.size(); ++i) {
+        out.push_back(line[i - 1] == '\t' ? '\t' : ' ');
+      }
+      uint32_t width = std::max<uint32_t>(1, d.loc.length);
+      if (d.loc.column - 1 < line.size()) {
+        width = std::min<uint32_t>(width, static_cast<uint32_t>(line.size() - (d.loc.column - 1)));
+      }
+      out += std::string(sev_color) + std::string(std::max<uint32_t>(width, 1), '^');
+      if (!d.label.empty()) out += " " + d.label;
+      out += std::string(reset) + "\n";
+    }
+    if (!d.help.empty()) out += "  = help: " + d.help + "\n";
+  }
+  if (suppressed_ > 0) {
+    out += "note: " + std::to_string(suppressed_) + " more errors not shown (cap reached)\n";
+  }
+  return out;
+}
+
+std::string Diagnostics::RenderJson() const {
+  std::string out = "{\"diagnostics\":[";
+  bool first = true;
+  for (const Diagnostic& d : diagnostics_) {
+    if (!first) out += ",";
+    first = false;
+    out += "{\"severity\":\"";
+    out += SeverityName(d.severity);
+    out += "\",\"code\":";
+    AppendJsonString(d.code, &out);
+    out += ",\"message\":";
+    AppendJsonString(d.message, &out);
+    out += ",\"file\":";
+    AppendJsonString(d.loc.file != 0 ? sources_.Path(d.loc.file) : "", &out);
+    out += ",\"line\":" + std::to_string(d.loc.line) + ",\"column\":" + std::to_string(d.loc.column) +
+           ",\"length\":" + std::to_string(d.loc.length) + ",\"label\":";
+    AppendJsonString(d.label, &out);
+    out += ",\"help\":";
+    AppendJsonString(d.help, &out);
+    out += "}";
+  }
+  out += "],\"errors\":" + std::to_string(error_count_) + "}\n";
+  return out;
+}
+
+std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    size_t d = EditDistance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace doberman::compiler

@@ -1,0 +1,143 @@
+// Pattern validation and database compilation. Patterns are checked one by one first
+// (hs_expression_info), so every bad pattern is reported with its own location; then each scope's
+// set is compiled, and a failure that only shows in the set (size, SOM) is mapped back by index.
+#include "hs_builder.h"
+
+#include <hs/hs.h>
+
+#include <regex>
+
+namespace doberman::compiler {
+namespace {
+
+hs_platform_info_t Platform(const std::string& name) {
+  hs_platform_info_t p{};
+  p.tune = HS_TUNE_FAMILY_GENERIC;
+  p.cpu_features = 0;
+  if (name == "avx2") p.cpu_features = HS_CPU_FEATURES_AVX2;
+  if (name == "avx512") p.cpu_features = HS_CPU_FEATURES_AVX2 | HS_CPU_FEATURES_AVX512;
+  return p;
+}
+
+unsigned int EffectiveFlags(const IrPattern& p) {
+  // SINGLEMATCH keeps callbacks to one per pattern and unit where no span is needed; SOM cannot be
+  // combined with it (toolchain.md pitfall 4).
+  return p.hs_flags | (p.som ? HS_FLAG_SOM_LEFTMOST : HS_FLAG_SINGLEMATCH);
+}
+
+// Hyperscan reports positions as "at index N"; move the caret there when it does.
+Loc ErrorLoc(const IrPattern& p, const std::string& message) {
+  Loc loc = p.loc;
+  loc.column += p.content_offset;
+  loc.length = 1;
+  std::smatch m;
+  static const std::regex kIndex("index ([0-9]+)");
+  if (std::regex_search(message, m, kIndex)) {
+    loc.column += static_cast<uint32_t>(std::stoul(m[1].str()));
+  } else {
+    loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
+  }
+  return loc;
+}
+
+bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>* valid) {
+  valid->assign(pack.patterns.size(), true);
+  for (size_t i = 0; i < pack.patterns.size(); ++i) {
+    const IrPattern& p = pack.patterns[i];
+    hs_expr_info_t* info = nullptr;
+    hs_compile_error_t* err = nullptr;
+    const IrRule& rule = pack.rules[p.rule];
+    if (hs_expression_info(p.expression.c_str(), EffectiveFlags(p), &info, &err) != HS_SUCCESS) {
+      std::string msg = err ? err->message : "unknown error";
+      diags.Error("E4001", ErrorLoc(p, msg), "invalid pattern in rule '" + rule.id + "': " + msg,
+                  "Hyperscan rejects this", "patterns use Hyperscan (PCRE subset) syntax");
+      hs_free_compile_error(err);
+      (*valid)[i] = false;
+      continue;
+    }
+    if (info->min_width == 0 && p.role != Role::kNone) {
+      Loc loc = p.loc;
+      loc.column += p.content_offset;
+      loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
+      diags.Error("E4002", loc, "pattern in rule '" + rule.id + "' can match the empty string",
+                  "matches without consuming input", "anchor it or require at least one character");
+      (*valid)[i] = false;
+    }
+    free(info);
+  }
+  return !diags.has_errors();
+}
+
+}  // namespace
+
+std::string HyperscanVersion() { return hs_version(); }
+
+bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledDatabase>* out) {
+  std::vector<bool> valid;
+  if (!ValidatePatterns(pack, diags, &valid)) return false;
+  for (int scope = 0; scope < internal::kScopeCount; ++scope) {
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
+      if (pack.rules[pack.patterns[i].rule].scopes & (1u << scope)) ids.push_back(i);
+    }
+    if (ids.empty()) continue;
+    for (const std::string& platform_name : pack.platforms) {
+      hs_platform_info_t platform = Platform(platform_name);
+      // Retry without each pattern the set compiler rejects, so that one run reports all of them.
+      for (int attempt = 0; attempt < 32; ++attempt) {
+        std::vector<const char*> exprs;
+        std::vector<unsigned int> flags, hs_ids;
+        for (uint32_t k = 0; k < ids.size(); ++k) {
+          exprs.push_back(pack.patterns[ids[k]].expression.c_str());
+          flags.push_back(EffectiveFlags(pack.patterns[ids[k]]));
+          hs_ids.push_back(k);
+        }
+        hs_database_t* db = nullptr;
+        hs_compile_error_t* err = nullptr;
+        hs_error_t rc = hs_compile_multi(exprs.data(), flags.data(), hs_ids.data(),
+                                         static_cast<unsigned int>(exprs.size()), HS_MODE_BLOCK,
+                                         &platform, &db, &err);
+        if (rc == HS_SUCCESS) {
+          char* bytes = nullptr;
+          size_t size = 0;
+          if (hs_serialize_database(db, &bytes, &size) != HS_SUCCESS) {
+            hs_free_database(db);
+            diags.Error("E4004", pack.manifest_loc, "Hyperscan could not serialize a database");
+            return false;
+          }
+          CompiledDatabase cd;
+          cd.scope = scope;
+          cd.platform = platform_name;
+          cd.pattern_ids = ids;
+          cd.bytes.assign(reinterpret_cast<uint8_t*>(bytes), reinterpret_cast<uint8_t*>(bytes) + size);
+          free(bytes);
+          hs_free_database(db);
+          out->push_back(std::move(cd));
+          break;
+        }
+        std::string msg = err ? err->message : "unknown error";
+        int index = err ? err->expression : -1;
+        hs_free_compile_error(err);
+        if (index < 0 || static_cast<size_t>(index) >= ids.size()) {
+          diags.Error("E4004", pack.manifest_loc,
+                      std::string("Hyperscan cannot compile the ") + kScopeNames[scope] +
+                          " database: " + msg,
+                      "", "split the pack or simplify its largest patterns");
+          return false;
+        }
+        const IrPattern& p = pack.patterns[ids[index]];
+        diags.Error("E4003", ErrorLoc(p, msg),
+                    "pattern in rule '" + pack.rules[p.rule].id + "' does not compile: " + msg,
+                    p.som ? "needs a start-of-match, which makes it too complex" : "",
+                    p.som ? "validators and mention checks need spans: simplify the pattern "
+                            "(bounded repeats instead of large ranges)"
+                          : "");
+        ids.erase(ids.begin() + index);
+        if (ids.empty() || diags.capped()) return false;
+      }
+    }
+  }
+  return !diags.has_errors();
+}
+
+}  // namespace doberman::compiler

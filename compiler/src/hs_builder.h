@@ -1,0 +1,31 @@
+// The Hyperscan stage: one block-mode database per scope and platform variant, compiled with libhs
+// (compiler side only). Pattern errors are mapped back to the rule and the byte in the pattern.
+#ifndef DOBERMAN_COMPILER_HS_BUILDER_H_
+#define DOBERMAN_COMPILER_HS_BUILDER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "diagnostics.h"
+#include "ir.h"
+
+namespace doberman::compiler {
+
+struct CompiledDatabase {
+  int scope = 0;
+  std::string platform;
+  std::vector<uint32_t> pattern_ids;  // Hyperscan id i -> pattern_ids[i] in IrPack::patterns
+  std::vector<uint8_t> bytes;         // hs_serialize_database
+};
+
+// Validates every pattern, then compiles the databases. `pack.patterns[i].som` may be cleared for
+// patterns that were only opportunistically given SOM. Returns false when any error was reported.
+bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledDatabase>* out);
+
+// The running libhs version string (recorded in every pack).
+std::string HyperscanVersion();
+
+}  // namespace doberman::compiler
+
+#endif  // DOBERMAN_COMPILER_HS_BUILDER_H_

@@ -1,0 +1,205 @@
+// Pack rendering. Reads through the runtime's envelope code and the generated FlatBuffers accessors,
+// after running the FlatBuffers verifier (an unverified buffer is never walked).
+#include "inspect.h"
+
+#include <ctime>
+
+#include "envelope.h"
+#include "ir.h"
+#include "json.h"
+#include "pack_generated.h"
+
+namespace doberman::compiler {
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+std::string Time(int64_t t) {
+  if (t == 0) return "never";
+  std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string Hex(const uint8_t* p, size_t n) {
+  static const char* d = "0123456789abcdef";
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    s.push_back(d[p[i] >> 4]);
+    s.push_back(d[p[i] & 15]);
+  }
+  return s;
+}
+
+const char* VerdictName(fb::Verdict v) {
+  return v == fb::Verdict::Pass ? "PASS" : v == fb::Verdict::Auth ? "AUTH" : "BLOCK";
+}
+const char* RoleName(fb::PatternRole r) {
+  return r == fb::PatternRole::Any ? "any" : r == fb::PatternRole::All ? "all" : "none";
+}
+
+std::string Scopes(uint32_t mask) {
+  std::string s;
+  for (int i = 0; i < internal::kScopeCount; ++i) {
+    if (mask & (1u << i)) s += std::string(s.empty() ? "" : ",") + kScopeNames[i];
+  }
+  return s;
+}
+
+void J(std::string_view s, std::string* out) { internal::AppendJsonString(s, out); }
+
+std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
+  // Postfix back to infix, fully parenthesized.
+  std::vector<std::string> st;
+  if (!r.when()) return "";
+  for (const fb::WhenInstr* in : *r.when()) {
+    switch (in->op()) {
+      case fb::WhenOp::Rule: st.push_back(p.rules()->size() > in->arg() ? Str(p.rules()->Get(in->arg())->id()) : "?"); break;
+      case fb::WhenOp::Tag: st.push_back("tag:" + (p.tags() && p.tags()->size() > in->arg() ? Str(p.tags()->Get(in->arg())) : "?")); break;
+      case fb::WhenOp::True: st.push_back("true"); break;
+      case fb::WhenOp::Not: if (!st.empty()) st.back() = "not " + st.back(); break;
+      case fb::WhenOp::And:
+      case fb::WhenOp::Or: {
+        if (st.size() < 2) return "?";
+        std::string b = st.back();
+        st.pop_back();
+        st.back() = "(" + st.back() + (in->op() == fb::WhenOp::And ? " and " : " or ") + b + ")";
+        break;
+      }
+    }
+  }
+  return st.size() == 1 ? st[0] : "?";
+}
+
+}  // namespace
+
+bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::string* out,
+                std::string* error) {
+  internal::EnvelopeHeader h;
+  std::span<const uint8_t> payload;
+  if (internal::UNVERIFIED_PeekHeader(bytes, &h, &payload, error) != DOBERMAN_OK) return false;
+  flatbuffers::Verifier verifier(payload.data(), payload.size(), 32, 4u << 20);
+  if (!fb::VerifyPackBuffer(verifier)) {
+    *error = "payload fails FlatBuffers verification";
+    return false;
+  }
+  const fb::Pack& p = *fb::GetPack(payload.data());
+  const uint32_t nrules = p.rules() ? p.rules()->size() : 0;
+  const uint32_t npatterns = p.patterns() ? p.patterns()->size() : 0;
+  size_t db_bytes = 0;
+  if (p.databases()) {
+    for (const fb::Database* d : *p.databases()) db_bytes += d->bytes() ? d->bytes()->size() : 0;
+  }
+  std::string& o = *out;
+  if (!json) {
+    o += "pack         " + Str(p.name()) + " " + Str(p.version()) + " (revision " +
+         std::to_string(h.revision) + ")\n";
+    if (!Str(p.description()).empty()) o += "description  " + Str(p.description()) + "\n";
+    o += "created      " + Time(h.created_unix) + "\n";
+    o += "expires      " + Time(h.expires_unix) + "\n";
+    o += "key id       " + Hex(h.key_id.data(), h.key_id.size()) +
+         (verified ? " (signature verified)" : " (signature not checked; use verify)") + "\n";
+    o += "hyperscan    " + h.hs_version + "\n";
+    std::string platforms;
+    if (p.databases()) {
+      for (const fb::Database* d : *p.databases()) {
+        std::string pl = Str(d->platform());
+        if (platforms.find(pl) == std::string::npos) platforms += (platforms.empty() ? "" : ", ") + pl;
+      }
+    }
+    o += "platforms    " + platforms + "\n";
+    o += "size         " + std::to_string(bytes.size()) + " bytes (databases " +
+         std::to_string(db_bytes) + ")\n";
+    o += "sources      xxh3-128 " + Str(p.sources_digest()) + "\n";
+    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n\n";
+    for (uint32_t i = 0; i < nrules; ++i) {
+      const fb::Rule& r = *p.rules()->Get(i);
+      o += Str(r.id()) + "  [" + Str(r.family()) + "] " + VerdictName(r.verdict()) + " tier " +
+           std::to_string(r.tier()) + "  scopes " + Scopes(r.scopes()) + "  reason " +
+           Str(r.reason()) + "  (" + Str(r.source()) + ")\n";
+      std::string when = WhenText(p, r);
+      if (!when.empty()) o += "    when " + when + "\n";
+      for (uint32_t k = 0; k < npatterns; ++k) {
+        const fb::Pattern& pat = *p.patterns()->Get(k);
+        if (pat.rule() != i) continue;
+        o += std::string("    ") + RoleName(pat.role()) + " " + Str(pat.expression()) + "\n";
+      }
+    }
+    return true;
+  }
+  o += "{\"header\":{\"name\":";
+  J(Str(p.name()), &o);
+  o += ",\"version\":";
+  J(Str(p.version()), &o);
+  o += ",\"revision\":" + std::to_string(h.revision) + ",\"created\":" + std::to_string(h.created_unix) +
+       ",\"expires\":" + std::to_string(h.expires_unix) + ",\"key_id\":";
+  J(Hex(h.key_id.data(), h.key_id.size()), &o);
+  o += ",\"signature_verified\":" + std::string(verified ? "true" : "false") + ",\"hs_version\":";
+  J(h.hs_version, &o);
+  o += ",\"size\":" + std::to_string(bytes.size()) + ",\"database_bytes\":" + std::to_string(db_bytes) +
+       ",\"sources_digest\":";
+  J(Str(p.sources_digest()), &o);
+  o += ",\"databases\":[";
+  if (p.databases()) {
+    for (uint32_t i = 0; i < p.databases()->size(); ++i) {
+      const fb::Database* d = p.databases()->Get(i);
+      o += std::string(i ? "," : "") + "{\"scope\":";
+      J(kScopeNames[static_cast<int>(d->scope())], &o);
+      o += ",\"platform\":";
+      J(Str(d->platform()), &o);
+      o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
+           ",\"bytes\":" + std::to_string(d->bytes() ? d->bytes()->size() : 0) + "}";
+    }
+  }
+  o += "]},\"rules\":[";
+  for (uint32_t i = 0; i < nrules; ++i) {
+    const fb::Rule& r = *p.rules()->Get(i);
+    o += std::string(i ? "," : "") + "{\"id\":";
+    J(Str(r.id()), &o);
+    o += ",\"family\":";
+    J(Str(r.family()), &o);
+    o += ",\"scopes\":";
+    J(Scopes(r.scopes()), &o);
+    o += ",\"verdict\":\"" + std::string(VerdictName(r.verdict())) + "\",\"tier\":" +
+         std::to_string(r.tier()) + ",\"reason\":";
+    J(Str(r.reason()), &o);
+    o += ",\"message\":";
+    J(Str(r.message()), &o);
+    o += ",\"tags\":[";
+    if (r.tags()) {
+      for (uint32_t t = 0; t < r.tags()->size(); ++t) {
+        if (t) o += ",";
+        J(p.tags() && p.tags()->size() > r.tags()->Get(t) ? Str(p.tags()->Get(r.tags()->Get(t))) : "?", &o);
+      }
+    }
+    o += "],\"when\":";
+    J(WhenText(p, r), &o);
+    const fb::Validators* v = r.validators();
+    o += ",\"validators\":{\"min_entropy\":" + std::to_string(v ? v->min_entropy() : 0.0f) +
+         ",\"min_length\":" + std::to_string(v ? v->min_length() : 0) + ",\"placeholder\":" +
+         (v && v->placeholder() ? "true" : "false") + ",\"exempt_hashes\":" +
+         (v && v->exempt_hashes() ? "true" : "false") + ",\"exempt_identifiers\":" +
+         (v && v->exempt_identifiers() ? "true" : "false") + "}";
+    o += ",\"decode\":" + std::string(r.decode() ? "true" : "false") +
+         ",\"origins\":" + std::to_string(r.origins()) + ",\"mention\":\"" +
+         VerdictName(r.mention_cap()) + "\",\"mention_marker\":" +
+         (r.mention_marker() ? "true" : "false") + ",\"patterns\":[";
+    bool first = true;
+    for (uint32_t k = 0; k < npatterns; ++k) {
+      const fb::Pattern& pat = *p.patterns()->Get(k);
+      if (pat.rule() != i) continue;
+      o += std::string(first ? "" : ",") + "{\"role\":\"" + RoleName(pat.role()) + "\",\"regex\":";
+      J(Str(pat.expression()), &o);
+      o += ",\"flags\":" + std::to_string(pat.flags()) + ",\"som\":" + (pat.som() ? "true" : "false") + "}";
+      first = false;
+    }
+    o += "]}";
+  }
+  o += "]}\n";
+  return true;
+}
+
+}  // namespace doberman::compiler

@@ -1,0 +1,213 @@
+// The C ABI: argument checks, exception firewall (std containers may throw bad_alloc), and the
+// fail-closed defaults. Everything else is delegated to pack.cc and decider.cc.
+#include <sodium.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <new>
+
+#include "decider.h"
+#include "doberman/doberman.h"
+#include "pack.h"
+
+using doberman::internal::LoadOptions;
+using doberman::internal::Pack;
+
+namespace {
+
+void WriteError(char* buf, size_t size, const std::string& message) {
+  if (buf == nullptr || size == 0) return;
+  size_t n = std::min(size - 1, message.size());
+  std::memcpy(buf, message.data(), n);
+  buf[n] = '\0';
+}
+
+doberman_status LoadBytes(std::vector<uint8_t> bytes, const doberman_load_options* options,
+                          doberman_pack** out, char* error_buf, size_t error_buf_size) {
+  std::string error;
+  std::unique_ptr<Pack> pack;
+  LoadOptions lo;
+  lo.trusted = {options->trusted_keys, options->trusted_key_count};
+  lo.state_path = options->state_path;
+  lo.now_unix = options->now_unix;
+  doberman_status s = doberman::internal::LoadPack(std::move(bytes), lo, &pack, &error);
+  if (s != DOBERMAN_OK) {
+    WriteError(error_buf, error_buf_size, error);
+    return s;
+  }
+  // doberman_pack adds no members: the handle is the Pack itself.
+  *out = static_cast<doberman_pack*>(pack.release());
+  return DOBERMAN_OK;
+}
+
+bool OptionsValid(const doberman_load_options* o) {
+  return o != nullptr && o->struct_size >= sizeof(doberman_load_options) &&
+         (o->trusted_keys != nullptr || o->trusted_key_count == 0);
+}
+
+}  // namespace
+
+extern "C" {
+
+doberman_status doberman_pack_load_file(const char* path, const doberman_load_options* options,
+                                        doberman_pack** out, char* error_buf,
+                                        size_t error_buf_size) {
+  if (out != nullptr) *out = nullptr;
+  if (path == nullptr || out == nullptr || !OptionsValid(options)) {
+    WriteError(error_buf, error_buf_size, "invalid argument");
+    return DOBERMAN_E_ARGUMENT;
+  }
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      WriteError(error_buf, error_buf_size, std::string("cannot open pack ") + path);
+      return DOBERMAN_E_IO;
+    }
+    in.seekg(0, std::ios::end);
+    std::streamoff size = in.tellg();
+    if (size < 0 || static_cast<uint64_t>(size) > doberman::internal::kMaxPayloadSize + 4096) {
+      WriteError(error_buf, error_buf_size, std::string("pack ") + path + " is too large");
+      return DOBERMAN_E_TRUNCATED;
+    }
+    in.seekg(0);
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+      WriteError(error_buf, error_buf_size, std::string("cannot read pack ") + path);
+      return DOBERMAN_E_IO;
+    }
+    return LoadBytes(std::move(bytes), options, out, error_buf, error_buf_size);
+  } catch (const std::bad_alloc&) {
+    WriteError(error_buf, error_buf_size, "out of memory");
+    return DOBERMAN_E_NO_MEMORY;
+  } catch (...) {
+    WriteError(error_buf, error_buf_size, "internal error while loading");
+    return DOBERMAN_E_INTERNAL;
+  }
+}
+
+doberman_status doberman_pack_load_memory(const uint8_t* data, size_t size,
+                                          const doberman_load_options* options, doberman_pack** out,
+                                          char* error_buf, size_t error_buf_size) {
+  if (out != nullptr) *out = nullptr;
+  if ((data == nullptr && size > 0) || out == nullptr || !OptionsValid(options)) {
+    WriteError(error_buf, error_buf_size, "invalid argument");
+    return DOBERMAN_E_ARGUMENT;
+  }
+  try {
+    return LoadBytes(std::vector<uint8_t>(data, data + size), options, out, error_buf,
+                     error_buf_size);
+  } catch (const std::bad_alloc&) {
+    WriteError(error_buf, error_buf_size, "out of memory");
+    return DOBERMAN_E_NO_MEMORY;
+  } catch (...) {
+    WriteError(error_buf, error_buf_size, "internal error while loading");
+    return DOBERMAN_E_INTERNAL;
+  }
+}
+
+void doberman_pack_free(doberman_pack* pack) { delete static_cast<Pack*>(pack); }
+
+doberman_status doberman_pack_get_info(const doberman_pack* pack, doberman_pack_info* info) {
+  if (pack == nullptr || info == nullptr || info->struct_size < sizeof(doberman_pack_info)) {
+    return DOBERMAN_E_ARGUMENT;
+  }
+  info->name = pack->name.c_str();
+  info->version = pack->version.c_str();
+  info->revision = pack->header.revision;
+  info->created_unix = pack->header.created_unix;
+  info->expires_unix = pack->header.expires_unix;
+  info->rule_count = static_cast<uint32_t>(pack->rules.size());
+  info->pattern_count = static_cast<uint32_t>(pack->patterns.size());
+  info->hs_version = pack->hs_version.c_str();
+  info->platform = pack->platform.c_str();
+  return DOBERMAN_OK;
+}
+
+const char* doberman_rule_id(const doberman_pack* pack, uint32_t rule) {
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].id.c_str() : nullptr;
+}
+const char* doberman_rule_reason(const doberman_pack* pack, uint32_t rule) {
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].reason.c_str() : nullptr;
+}
+const char* doberman_rule_message(const doberman_pack* pack, uint32_t rule) {
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].message.c_str() : nullptr;
+}
+
+doberman_status doberman_scratch_create(const doberman_pack* pack, doberman_scratch** out) {
+  if (out != nullptr) *out = nullptr;
+  if (pack == nullptr || out == nullptr) return DOBERMAN_E_ARGUMENT;
+  if (sodium_init() < 0) return DOBERMAN_E_INTERNAL;
+  try {
+    auto scratch = std::make_unique<doberman_scratch>(*pack);
+    for (const auto& sdb : pack->scopes) {
+      if (sdb.db != nullptr && hs_alloc_scratch(sdb.db, &scratch->hs) != HS_SUCCESS) {
+        return DOBERMAN_E_NO_MEMORY;
+      }
+    }
+    *out = scratch.release();
+    return DOBERMAN_OK;
+  } catch (...) {
+    return DOBERMAN_E_NO_MEMORY;
+  }
+}
+
+void doberman_scratch_free(doberman_scratch* scratch) { delete scratch; }
+
+doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
+                                                     const uint8_t key[32]) {
+  if (scratch == nullptr || key == nullptr) return DOBERMAN_E_ARGUMENT;
+  std::memcpy(scratch->fingerprint_key, key, 32);
+  return DOBERMAN_OK;
+}
+
+doberman_status doberman_decide(const doberman_pack* pack, doberman_scratch* scratch,
+                                const doberman_call* call, doberman_result* result) {
+  if (result == nullptr || result->struct_size < sizeof(doberman_result)) return DOBERMAN_E_ARGUMENT;
+  result->verdict = DOBERMAN_AUTH;
+  result->hits = nullptr;
+  result->hit_count = 0;
+  result->hits_dropped = 0;
+  if (pack == nullptr) {
+    result->status = DOBERMAN_E_NO_PACK;
+    return DOBERMAN_E_NO_PACK;
+  }
+  if (scratch == nullptr || &scratch->pack != pack || call == nullptr ||
+      call->struct_size < sizeof(doberman_call)) {
+    result->status = DOBERMAN_E_ARGUMENT;
+    return DOBERMAN_E_ARGUMENT;
+  }
+  result->status = DOBERMAN_OK;
+  try {
+    return doberman::internal::Decide(*scratch, *call, result);
+  } catch (...) {
+    result->verdict = DOBERMAN_AUTH;
+    result->status = DOBERMAN_E_INTERNAL;
+    result->hit_count = 0;
+    return DOBERMAN_E_INTERNAL;
+  }
+}
+
+const char* doberman_status_name(doberman_status status) {
+  static const char* const kNames[] = {
+      "DOBERMAN_OK", "DOBERMAN_E_ARGUMENT", "DOBERMAN_E_IO", "DOBERMAN_E_TRUNCATED",
+      "DOBERMAN_E_MAGIC", "DOBERMAN_E_ENVELOPE_VERSION", "DOBERMAN_E_UNKNOWN_KEY",
+      "DOBERMAN_E_SIGNATURE", "DOBERMAN_E_STRUCTURE", "DOBERMAN_E_HS_VERSION",
+      "DOBERMAN_E_HS_PLATFORM", "DOBERMAN_E_HS_DESERIALIZE", "DOBERMAN_E_EXPIRED",
+      "DOBERMAN_E_ROLLBACK", "DOBERMAN_E_STATE", "DOBERMAN_E_NO_MEMORY", "DOBERMAN_E_SCAN",
+      "DOBERMAN_E_LIMIT", "DOBERMAN_E_UNPARSEABLE", "DOBERMAN_E_INTERNAL", "DOBERMAN_E_NO_PACK"};
+  auto i = static_cast<size_t>(status);
+  return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "DOBERMAN_E_UNKNOWN";
+}
+
+const char* doberman_verdict_name(doberman_verdict verdict) {
+  switch (verdict) {
+    case DOBERMAN_PASS: return "PASS";
+    case DOBERMAN_AUTH: return "AUTH";
+    case DOBERMAN_BLOCK: return "BLOCK";
+  }
+  return "BLOCK";
+}
+
+}  // extern "C"

@@ -1,0 +1,407 @@
+// Decide(): one call in, one verdict out. The hot path: no allocation once the scratch has grown, no
+// locks, no exceptions. Every bound that trips raises the status, and a non-OK status floors the
+// verdict at AUTH (fail closed).
+#include "decider.h"
+
+#include <sodium.h>
+
+#include <algorithm>
+
+#include "text_normalizer.h"
+#include "units.h"
+#include "validators.h"
+
+namespace doberman::internal {
+namespace {
+
+struct UnitContext {
+  Scratch* s;
+  const ScopeDb* sdb;
+  std::string_view text;
+  doberman_field field;
+  uint32_t unit;
+  uint32_t origin_bit;
+  bool decoded;
+  bool prompt;
+};
+
+void Raise(Scratch& s, doberman_status status) {
+  if (s.status == DOBERMAN_OK) s.status = status;
+}
+
+int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, unsigned int /*flags*/,
+            void* ctx) {
+  UnitContext& u = *static_cast<UnitContext*>(ctx);
+  Scratch& s = *u.s;
+  const uint32_t p = u.sdb->pattern_ids[id];
+  const PatternInfo& pi = s.pack.patterns[p];
+  const RuleInfo& rule = s.pack.rules[pi.rule];
+  if (u.decoded && !rule.decode) return 0;
+  if ((rule.origins & u.origin_bit) == 0) return 0;
+  const ByteSpan span{pi.som ? static_cast<size_t>(from) : static_cast<size_t>(to),
+                      static_cast<size_t>(to)};
+  if (pi.role == Role::kAny && rule.validators.Any() &&
+      !PassesValidators(rule.validators, u.text, span.start, span.end)) {
+    return 0;
+  }
+  if (rule.mention_marker && s.marker_count < kMaxMarkers) s.marker_ends[s.marker_count++] = span.end;
+  if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
+    if (s.capped_count < kMaxCappedSpans) {
+      s.capped[s.capped_count++] = {p, span};
+    } else {
+      s.capped_overflow = true;  // too many to judge: treat as issued (fail closed)
+    }
+  }
+  if (!s.pattern_hit[p]) {
+    s.pattern_hit[p] = 1;
+    s.pattern_span[p] = span;
+    s.touched_patterns.push_back(p);
+  }
+  return 0;
+}
+
+void RecordMatch(Scratch& s, uint32_t r, doberman_verdict verdict, const UnitContext& u,
+                 uint32_t located_pattern) {
+  const bool first = !s.rule_matched[r];
+  if (!first && verdict <= s.rule_verdict[r]) return;
+  if (first) {
+    s.rule_matched[r] = 1;
+    s.matched_rules.push_back(r);
+  }
+  s.rule_verdict[r] = verdict;
+  RuleLocation& loc = s.rule_location[r];
+  loc.field = u.field;
+  loc.unit = u.unit;
+  loc.decoded = u.decoded;
+  loc.som = located_pattern != UINT32_MAX && s.pack.patterns[located_pattern].som;
+  loc.span = located_pattern != UINT32_MAX ? s.pattern_span[located_pattern] : ByteSpan{};
+  std::fill(std::begin(loc.fingerprint), std::end(loc.fingerprint), 0);
+  if (loc.som && loc.span.end > loc.span.start && loc.span.end <= u.text.size()) {
+    crypto_generichash(loc.fingerprint, sizeof loc.fingerprint,
+                       reinterpret_cast<const uint8_t*>(u.text.data()) + loc.span.start,
+                       loc.span.end - loc.span.start, s.fingerprint_key, sizeof s.fingerprint_key);
+  }
+}
+
+// Evaluates every rule that had a pattern hit in this unit, then clears the unit state.
+void EvaluateUnit(Scratch& s, const UnitContext& u) {
+  const Pack& pack = s.pack;
+  for (uint32_t p : s.touched_patterns) {
+    uint32_t r = pack.patterns[p].rule;
+    if (!s.rule_touched[r]) {
+      s.rule_touched[r] = 1;
+      s.touched_rules.push_back(r);
+    }
+  }
+  const std::span<const size_t> markers(s.marker_ends.data(), s.marker_count);
+  for (uint32_t r : s.touched_rules) {
+    s.rule_touched[r] = 0;
+    const RuleInfo& rule = pack.rules[r];
+    bool any = rule.any_count == 0, all = true, none = true;
+    uint32_t located = UINT32_MAX;
+    for (uint32_t p : rule.patterns) {
+      const bool hit = s.pattern_hit[p] != 0;
+      switch (pack.patterns[p].role) {
+        case Role::kAny:
+          if (hit && !any) {
+            any = true;
+            located = p;
+          } else if (hit && located == UINT32_MAX) {
+            located = p;
+          }
+          break;
+        case Role::kAll:
+          all = all && hit;
+          if (hit && located == UINT32_MAX) located = p;
+          break;
+        case Role::kNone: none = none && !hit; break;
+      }
+    }
+    if (!(any && all && none)) continue;
+    doberman_verdict verdict = rule.verdict;
+    if (u.prompt && rule.mention_cap < verdict && !s.capped_overflow) {
+      bool issued = false;
+      for (size_t i = 0; i < s.capped_count && !issued; ++i) {
+        const CappedSpan& c = s.capped[i];
+        if (pack.patterns[c.pattern].rule != r) continue;
+        // Without a start offset the span cannot be judged: treat it as issued.
+        issued = !pack.patterns[c.pattern].som || !IsMention(u.text, c.span, markers);
+      }
+      if (!issued) verdict = rule.mention_cap;
+    }
+    RecordMatch(s, r, verdict, u, located);
+  }
+  for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;
+  s.touched_patterns.clear();
+  s.touched_rules.clear();
+  s.capped_count = 0;
+  s.capped_overflow = false;
+  s.marker_count = 0;
+}
+
+class CallScanner {
+ public:
+  explicit CallScanner(Scratch& s) : s_(s), pack_(s.pack) {}
+
+  void Scan(int scope, doberman_field field, uint32_t unit, std::string_view text, bool decoded,
+            uint32_t origin_bit) {
+    const ScopeDb& sdb = pack_.scopes[scope];
+    if (sdb.db == nullptr || text.empty()) return;
+    if (++units_ > pack_.limits.max_units) {
+      Raise(s_, DOBERMAN_E_LIMIT);
+      return;
+    }
+    UnitContext u{&s_, &sdb, text, field, unit, origin_bit, decoded,
+                  scope == kScopePrompt || scope == kScopePromptText};
+    hs_error_t err = hs_scan(sdb.db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
+                             OnMatch, &u);
+    if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
+    EvaluateUnit(s_, u);
+  }
+
+  // Scans `raw` (folded first when `fold`), then each encoded run in `raw` decoded once.
+  void ScanWithDecoded(int scope, doberman_field field, uint32_t unit, std::string_view raw,
+                       uint32_t origin_bit, bool fold) {
+    const ScopeDb& sdb = pack_.scopes[scope];
+    if (sdb.db == nullptr || raw.empty()) return;
+    if (fold) {
+      FoldText(raw, &s_.folded);
+      Scan(scope, field, unit, s_.folded, false, origin_bit);
+    } else {
+      Scan(scope, field, unit, raw, false, origin_bit);
+    }
+    if (!sdb.has_decode_rules) return;
+    const DecodeLimits& limits = pack_.limits.decode;
+    bool overflow = ForEachEncodedRun(raw, limits, [&](const EncodedRun& run) {
+      if (!DecodeRun(raw, run, limits, &s_.decoded)) return;
+      if (fold) {
+        FoldText(s_.decoded, &s_.decoded_folded);
+        Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
+      } else {
+        Scan(scope, field, unit, s_.decoded, true, origin_bit);
+      }
+    });
+    if (overflow) Raise(s_, DOBERMAN_E_LIMIT);
+  }
+
+  std::string_view Bounded(std::string_view text, uint64_t limit) {
+    if (text.size() <= limit) return text;
+    Raise(s_, DOBERMAN_E_LIMIT);
+    return text.substr(0, limit);
+  }
+
+ private:
+  Scratch& s_;
+  const Pack& pack_;
+  uint32_t units_ = 0;
+};
+
+std::string_view View(const doberman_string& s) {
+  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+}
+
+bool ValidString(const doberman_string& s) { return s.data != nullptr || s.size == 0; }
+
+doberman_status MapShellStatus(ShellStatus st) {
+  switch (st) {
+    case ShellStatus::kOk: return DOBERMAN_OK;
+    case ShellStatus::kUnbalanced: return DOBERMAN_E_UNPARSEABLE;
+    default: return DOBERMAN_E_LIMIT;
+  }
+}
+
+void ScanCall(Scratch& s, const doberman_call& call) {
+  const Pack& pack = s.pack;
+  CallScanner scanner(s);
+  constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
+  const uint64_t max_string = pack.limits.max_string_bytes;
+
+  scanner.Scan(kScopeTool, DOBERMAN_FIELD_TOOL, 0, scanner.Bounded(View(call.tool), max_string), false,
+               kAllOrigins);
+
+  std::string_view command = View(call.command);
+  if (!command.empty()) {
+    command = scanner.Bounded(command, max_string);
+    scanner.ScanWithDecoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins, false);
+    if (pack.scopes[kScopeCommand].db != nullptr) {
+      s.segments.Clear();
+      doberman_status st = MapShellStatus(pack.shell->Normalize(command, &s.segments));
+      if (st != DOBERMAN_OK) Raise(s, st);
+      for (size_t i = 0; i < s.segments.count; ++i) {
+        scanner.Scan(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
+                     s.segments.segments[i], false, kAllOrigins);
+      }
+    }
+  }
+
+  std::string_view path = View(call.path);
+  if (!path.empty() && pack.scopes[kScopePath].db != nullptr) {
+    CanonicalPath(scanner.Bounded(path, max_string), View(call.cwd), &s.path);
+    scanner.Scan(kScopePath, DOBERMAN_FIELD_PATH, 0, s.path, false, kAllOrigins);
+  }
+
+  scanner.ScanWithDecoded(kScopeContent, DOBERMAN_FIELD_CONTENT, 0,
+                          scanner.Bounded(View(call.content), pack.limits.max_content_bytes),
+                          kAllOrigins, false);
+  scanner.ScanWithDecoded(kScopeUrl, DOBERMAN_FIELD_URL, 0,
+                          scanner.Bounded(View(call.url), max_string), kAllOrigins, false);
+  for (size_t i = 0; i < call.arg_count; ++i) {
+    scanner.ScanWithDecoded(kScopeArgs, DOBERMAN_FIELD_ARGS, static_cast<uint32_t>(i),
+                            scanner.Bounded(View(call.args[i]), max_string), kAllOrigins, false);
+  }
+  for (size_t i = 0; i < call.prompt_count; ++i) {
+    const doberman_prompt_segment& seg = call.prompt[i];
+    const uint32_t origin_bit = 1u << (static_cast<uint32_t>(seg.origin) & 31u);
+    std::string_view text = scanner.Bounded(View(seg.text), pack.limits.max_prompt_bytes);
+    scanner.ScanWithDecoded(kScopePromptText, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text,
+                            origin_bit, false);
+    scanner.ScanWithDecoded(kScopePrompt, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text,
+                            origin_bit, true);
+  }
+}
+
+bool EvalWhen(const Scratch& s, const std::vector<WhenInstr>& program) {
+  bool stack[257];
+  size_t depth = 0;
+  for (const WhenInstr& in : program) {
+    switch (in.op) {
+      case WhenOp::kRule: stack[depth++] = s.rule_fired[in.arg] != 0; break;
+      case WhenOp::kTag: stack[depth++] = s.tag_on[in.arg] != 0; break;
+      case WhenOp::kTrue: stack[depth++] = true; break;
+      case WhenOp::kNot: stack[depth - 1] = !stack[depth - 1]; break;
+      case WhenOp::kAnd:
+        --depth;
+        stack[depth - 1] = stack[depth - 1] && stack[depth];
+        break;
+      case WhenOp::kOr:
+        --depth;
+        stack[depth - 1] = stack[depth - 1] || stack[depth];
+        break;
+    }
+  }
+  return depth == 1 && stack[0];
+}
+
+void Fire(Scratch& s, uint32_t r) {
+  s.rule_fired[r] = 1;
+  for (uint32_t t : s.pack.rules[r].tags) s.tag_on[t] = 1;
+}
+
+void AddHit(Scratch& s, uint32_t r, doberman_verdict verdict, size_t* dropped) {
+  if (s.hits.size() == kMaxHits) {
+    ++*dropped;
+    return;
+  }
+  const RuleLocation& loc = s.rule_location[r];
+  doberman_hit hit{};
+  hit.rule = r;
+  hit.verdict = verdict;
+  hit.field = loc.field;
+  hit.unit = loc.unit;
+  hit.start = loc.span.start;
+  hit.end = loc.span.end;
+  std::copy(std::begin(loc.fingerprint), std::end(loc.fingerprint), hit.fingerprint);
+  hit.decoded = loc.decoded ? 1 : 0;
+  s.hits.push_back(hit);
+}
+
+}  // namespace
+
+Scratch::Scratch(const Pack& p) : pack(p) {
+  randombytes_buf(fingerprint_key, sizeof fingerprint_key);
+  const size_t patterns = pack.patterns.size(), rules = pack.rules.size();
+  pattern_hit.assign(patterns, 0);
+  pattern_span.assign(patterns, ByteSpan{});
+  touched_patterns.reserve(patterns);
+  touched_rules.reserve(rules);
+  rule_touched.assign(rules, 0);
+  rule_matched.assign(rules, 0);
+  rule_fired.assign(rules, 0);
+  rule_verdict.assign(rules, DOBERMAN_PASS);
+  rule_location.assign(rules, RuleLocation{});
+  matched_rules.reserve(rules);
+  fired_rules.reserve(rules);
+  tag_on.assign(pack.tags.size(), 0);
+  hits.reserve(kMaxHits);
+  segments.segments.reserve(16);
+}
+
+Scratch::~Scratch() {
+  if (hs != nullptr) hs_free_scratch(hs);
+}
+
+doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* result) {
+  const Pack& pack = s.pack;
+  result->verdict = DOBERMAN_AUTH;  // until decided
+  result->hits = nullptr;
+  result->hit_count = 0;
+  result->hits_dropped = 0;
+  if (!ValidString(call.tool) || !ValidString(call.command) || !ValidString(call.path) ||
+      !ValidString(call.cwd) || !ValidString(call.content) || !ValidString(call.url) ||
+      (call.arg_count > 0 && call.args == nullptr) ||
+      (call.prompt_count > 0 && call.prompt == nullptr)) {
+    result->status = DOBERMAN_E_ARGUMENT;
+    return DOBERMAN_E_ARGUMENT;
+  }
+  for (size_t i = 0; i < call.arg_count; ++i) {
+    if (!ValidString(call.args[i])) result->status = DOBERMAN_E_ARGUMENT;
+  }
+  for (size_t i = 0; i < call.prompt_count; ++i) {
+    if (!ValidString(call.prompt[i].text) || static_cast<unsigned>(call.prompt[i].origin) > 2u) {
+      result->status = DOBERMAN_E_ARGUMENT;
+    }
+  }
+  if (result->status == DOBERMAN_E_ARGUMENT) return DOBERMAN_E_ARGUMENT;
+
+  // Reset only what the previous call touched.
+  for (uint32_t r : s.matched_rules) {
+    s.rule_matched[r] = 0;
+    s.rule_fired[r] = 0;
+    s.rule_verdict[r] = DOBERMAN_PASS;
+  }
+  for (uint32_t r : pack.when_rules) s.rule_fired[r] = 0;
+  s.matched_rules.clear();
+  std::fill(s.tag_on.begin(), s.tag_on.end(), 0);
+  s.hits.clear();
+  s.status = DOBERMAN_OK;
+
+  ScanCall(s, call);
+
+  doberman_verdict verdict = DOBERMAN_PASS;
+  size_t dropped = 0;
+  for (uint32_t r : s.matched_rules) {
+    if (pack.rules[r].when.empty()) Fire(s, r);
+  }
+  for (uint32_t r : pack.when_rules) {
+    const RuleInfo& rule = pack.rules[r];
+    if (rule.has_patterns && !s.rule_matched[r]) continue;
+    if (!EvalWhen(s, rule.when)) continue;
+    Fire(s, r);
+    if (!rule.has_patterns) {
+      s.rule_verdict[r] = rule.verdict;
+      s.rule_location[r] = RuleLocation{};
+    }
+  }
+  // Hits in rule order, so that output is stable whatever order units were scanned in.
+  s.fired_rules.clear();
+  for (uint32_t r : s.matched_rules) {
+    if (s.rule_fired[r]) s.fired_rules.push_back(r);
+  }
+  for (uint32_t r : pack.when_rules) {
+    if (s.rule_fired[r] && !pack.rules[r].has_patterns) s.fired_rules.push_back(r);
+  }
+  std::sort(s.fired_rules.begin(), s.fired_rules.end());
+  for (uint32_t r : s.fired_rules) {
+    verdict = std::max(verdict, s.rule_verdict[r]);
+    AddHit(s, r, s.rule_verdict[r], &dropped);
+  }
+  if (s.status != DOBERMAN_OK) verdict = std::max(verdict, DOBERMAN_AUTH);
+  result->verdict = verdict;
+  result->status = s.status;
+  result->hits = s.hits.data();
+  result->hit_count = s.hits.size();
+  result->hits_dropped = dropped;
+  return s.status;
+}
+
+}  // namespace doberman::internal

@@ -1,0 +1,84 @@
+// The decision engine: builds the units of a call (segments, fields, folded and decoded views), scans
+// each with its scope's Hyperscan database, evaluates rules per unit, then `when:` programs across the
+// call, and combines verdicts by maximum. Per-thread state lives in Scratch; the Pack is read-only.
+#ifndef DOBERMAN_RUNTIME_DECIDER_H_
+#define DOBERMAN_RUNTIME_DECIDER_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "doberman/doberman.h"
+#include "mention.h"
+#include "pack.h"
+#include "shell_normalizer.h"
+
+namespace doberman::internal {
+
+inline constexpr size_t kMaxHits = 64;
+inline constexpr size_t kMaxCappedSpans = 64;
+inline constexpr size_t kMaxMarkers = 64;
+
+struct CappedSpan {
+  uint32_t pattern;
+  ByteSpan span;
+};
+
+struct RuleLocation {
+  doberman_field field = DOBERMAN_FIELD_NONE;
+  uint32_t unit = 0;
+  ByteSpan span;
+  bool som = false;
+  bool decoded = false;
+  uint8_t fingerprint[16] = {};
+};
+
+struct Scratch {
+  explicit Scratch(const Pack& pack);
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+
+  const Pack& pack;
+  hs_scratch_t* hs = nullptr;
+  uint8_t fingerprint_key[32];
+
+  // Reused views.
+  SegmentList segments;
+  std::string folded, decoded, decoded_folded, path;
+
+  // Per unit.
+  std::vector<uint8_t> pattern_hit;
+  std::vector<ByteSpan> pattern_span;
+  std::vector<uint32_t> touched_patterns;
+  std::vector<uint32_t> touched_rules;
+  std::vector<uint8_t> rule_touched;
+  std::array<CappedSpan, kMaxCappedSpans> capped{};
+  size_t capped_count = 0;
+  bool capped_overflow = false;
+  std::array<size_t, kMaxMarkers> marker_ends{};
+  size_t marker_count = 0;
+
+  // Per call.
+  std::vector<uint8_t> rule_matched;
+  std::vector<uint8_t> rule_fired;
+  std::vector<doberman_verdict> rule_verdict;
+  std::vector<RuleLocation> rule_location;
+  std::vector<uint32_t> matched_rules;
+  std::vector<uint32_t> fired_rules;
+  std::vector<uint8_t> tag_on;
+  std::vector<doberman_hit> hits;
+  doberman_status status = DOBERMAN_OK;
+};
+
+// Decides one call. Never returns PASS with a non-OK status.
+doberman_status Decide(Scratch& scratch, const doberman_call& call, doberman_result* result);
+
+}  // namespace doberman::internal
+
+struct doberman_scratch : doberman::internal::Scratch {
+  using Scratch::Scratch;
+};
+
+#endif  // DOBERMAN_RUNTIME_DECIDER_H_

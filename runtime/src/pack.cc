@@ -1,0 +1,299 @@
+// LoadPack: authenticate, then verify structure, then deserialize (architecture.md §3). Each failure has
+// its own status. After this returns OK the decider trusts every index in the pack without re-checking.
+#include "pack.h"
+
+#include <ctime>
+
+#include "pack_generated.h"
+#include "rollback_state.h"
+
+namespace doberman::internal {
+namespace {
+
+std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::string(); }
+
+doberman_verdict ToVerdict(fb::Verdict v) {
+  switch (v) {
+    case fb::Verdict::Pass: return DOBERMAN_PASS;
+    case fb::Verdict::Auth: return DOBERMAN_AUTH;
+    default: return DOBERMAN_BLOCK;
+  }
+}
+
+doberman_status Fail(doberman_status status, std::string message, std::string* error) {
+  *error = std::move(message);
+  return status;
+}
+
+// Rules whose `when:` reads other rules must come after every rule they read (the compiler orders
+// them), so one forward pass evaluates them. Checked here once so the decider can rely on it.
+bool WhenOrderIsValid(const Pack& pack) {
+  std::vector<uint32_t> last_when_rule_with_tag(pack.tags.size(), 0);
+  std::vector<bool> tag_has_when_rule(pack.tags.size(), false);
+  for (uint32_t i = 0; i < pack.rules.size(); ++i) {
+    const RuleInfo& rule = pack.rules[i];
+    if (rule.when.empty()) continue;
+    size_t depth = 0;
+    for (const WhenInstr& in : rule.when) {
+      switch (in.op) {
+        case WhenOp::kRule:
+          if (in.arg >= i) return false;
+          ++depth;
+          break;
+        case WhenOp::kTag:
+          if (in.arg >= pack.tags.size()) return false;
+          if (tag_has_when_rule[in.arg] && last_when_rule_with_tag[in.arg] >= i) return false;
+          ++depth;
+          break;
+        case WhenOp::kTrue: ++depth; break;
+        case WhenOp::kNot:
+          if (depth < 1) return false;
+          break;
+        case WhenOp::kAnd:
+        case WhenOp::kOr:
+          if (depth < 2) return false;
+          --depth;
+          break;
+        default: return false;
+      }
+      if (depth > 256) return false;
+    }
+    if (depth != 1) return false;
+    for (uint32_t t : rule.tags) {
+      tag_has_when_rule[t] = true;
+      last_when_rule_with_tag[t] = i;
+    }
+  }
+  // A tag read by a when-rule must not be carried by a later when-rule.
+  for (uint32_t i = 0; i < pack.rules.size(); ++i) {
+    for (const WhenInstr& in : pack.rules[i].when) {
+      if (in.op == WhenOp::kTag && tag_has_when_rule[in.arg] && last_when_rule_with_tag[in.arg] >= i)
+        return false;
+    }
+  }
+  return true;
+}
+
+doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error) {
+  pack->name = Str(fp.name());
+  pack->version = Str(fp.version());
+  pack->description = Str(fp.description());
+  pack->hs_version = Str(fp.hs_version());
+  if (fp.tags()) {
+    for (const auto* t : *fp.tags()) pack->tags.push_back(Str(t));
+  }
+  const uint32_t rule_count = fp.rules() ? fp.rules()->size() : 0;
+  const uint32_t pattern_count = fp.patterns() ? fp.patterns()->size() : 0;
+  if (rule_count == 0) return Fail(DOBERMAN_E_STRUCTURE, "pack has no rules", error);
+  pack->rules.resize(rule_count);
+  for (uint32_t i = 0; i < rule_count; ++i) {
+    const fb::Rule* r = fp.rules()->Get(i);
+    RuleInfo& rule = pack->rules[i];
+    rule.id = Str(r->id());
+    rule.family = Str(r->family());
+    rule.reason = Str(r->reason());
+    rule.message = Str(r->message());
+    rule.scopes = r->scopes();
+    rule.verdict = ToVerdict(r->verdict());
+    rule.tier = r->tier();
+    if (rule.tier >= 1 && rule.verdict == DOBERMAN_BLOCK) rule.verdict = DOBERMAN_AUTH;  // tier 1 clamp
+    if (r->tags()) {
+      for (uint32_t t : *r->tags()) {
+        if (t >= pack->tags.size()) return Fail(DOBERMAN_E_STRUCTURE, "rule tag out of range", error);
+        rule.tags.push_back(t);
+      }
+    }
+    if (r->when()) {
+      for (const fb::WhenInstr* in : *r->when()) {
+        rule.when.push_back({static_cast<WhenOp>(in->op()), in->arg()});
+      }
+      if (!rule.when.empty()) pack->when_rules.push_back(i);
+    }
+    if (const fb::Validators* v = r->validators()) {
+      rule.validators = {v->min_entropy(), v->min_length(), v->placeholder(), v->exempt_hashes(),
+                         v->exempt_identifiers()};
+    }
+    rule.decode = r->decode();
+    rule.origins = r->origins();
+    rule.mention_cap = ToVerdict(r->mention_cap());
+    rule.mention_marker = r->mention_marker();
+    rule.has_patterns = r->has_patterns();
+  }
+  pack->patterns.resize(pattern_count);
+  for (uint32_t i = 0; i < pattern_count; ++i) {
+    const fb::Pattern* p = fp.patterns()->Get(i);
+    if (p->rule() >= rule_count || static_cast<uint8_t>(p->role()) > 2) {
+      return Fail(DOBERMAN_E_STRUCTURE, "pattern refers to a rule out of range", error);
+    }
+    PatternInfo& info = pack->patterns[i];
+    info.rule = p->rule();
+    info.role = static_cast<Role>(p->role());
+    info.som = p->som();
+    RuleInfo& rule = pack->rules[info.rule];
+    rule.patterns.push_back(i);
+    (info.role == Role::kAny ? rule.any_count : info.role == Role::kAll ? rule.all_count
+                                                                         : rule.none_count)++;
+  }
+  for (const RuleInfo& rule : pack->rules) {
+    if (rule.has_patterns != (rule.any_count + rule.all_count > 0)) {
+      return Fail(DOBERMAN_E_STRUCTURE, "rule '" + rule.id + "' pattern table is inconsistent", error);
+    }
+  }
+  if (!WhenOrderIsValid(*pack)) {
+    return Fail(DOBERMAN_E_STRUCTURE, "when-expressions are malformed or out of order", error);
+  }
+  if (const fb::Limits* l = fp.limits()) {
+    pack->limits.max_string_bytes = l->max_string_bytes();
+    pack->limits.max_content_bytes = l->max_content_bytes();
+    pack->limits.max_prompt_bytes = l->max_prompt_bytes();
+    pack->limits.max_units = l->max_units();
+    pack->limits.decode.max_runs = l->max_decoded_runs();
+    pack->limits.decode.max_run_bytes = l->max_decoded_bytes();
+    pack->limits.decode.min_base64 = l->min_base64();
+    pack->limits.decode.min_hex = l->min_hex();
+  }
+  ShellTables tables;
+  ShellLimits shell_limits;
+  if (const fb::Limits* l = fp.limits()) {
+    shell_limits.max_segments = l->max_segments();
+    shell_limits.max_depth = l->max_depth();
+    shell_limits.max_bytes = l->max_string_bytes();
+  }
+  if (const fb::ShellTables* st = fp.shell()) {
+    if (st->wrappers()) {
+      for (const fb::Wrapper* w : *st->wrappers()) {
+        WrapperSpec spec{Str(w->name()), {}, w->positional_args()};
+        if (w->value_options()) {
+          for (const auto* o : *w->value_options()) spec.value_options.push_back(Str(o));
+        }
+        tables.wrappers.push_back(std::move(spec));
+      }
+    }
+    if (st->shells()) {
+      for (const auto* s : *st->shells()) tables.shells.push_back(Str(s));
+    }
+    if (st->split_flag_commands()) {
+      for (const auto* s : *st->split_flag_commands()) tables.split_flag_commands.push_back(Str(s));
+    }
+    if (st->aliases()) {
+      for (const fb::FlagAlias* a : *st->aliases()) {
+        tables.aliases.push_back({Str(a->command()), Str(a->from()), Str(a->to())});
+      }
+    }
+  }
+  pack->shell = std::make_unique<ShellNormalizer>(tables, shell_limits);
+  return DOBERMAN_OK;
+}
+
+doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string* error) {
+  if (!fp.databases()) return DOBERMAN_OK;
+  std::span<const char* const> preferred = PreferredPlatforms();
+  std::array<int, kScopeCount> chosen_rank;
+  chosen_rank.fill(1 << 20);
+  std::array<const fb::Database*, kScopeCount> chosen{};
+  for (const fb::Database* d : *fp.databases()) {
+    auto scope = static_cast<uint8_t>(d->scope());
+    if (scope >= kScopeCount || !d->bytes() || !d->pattern_ids()) {
+      return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
+    }
+    std::string platform = Str(d->platform());
+    for (size_t rank = 0; rank < preferred.size(); ++rank) {
+      if (platform == preferred[rank] && static_cast<int>(rank) < chosen_rank[scope]) {
+        chosen_rank[scope] = static_cast<int>(rank);
+        chosen[scope] = d;
+      }
+    }
+  }
+  for (int scope = 0; scope < kScopeCount; ++scope) {
+    const fb::Database* d = chosen[scope];
+    if (d == nullptr) continue;
+    ScopeDb& sdb = pack->scopes[scope];
+    for (uint32_t id : *d->pattern_ids()) {
+      if (id >= pack->patterns.size()) return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
+      sdb.pattern_ids.push_back(id);
+      const RuleInfo& rule = pack->rules[pack->patterns[id].rule];
+      if ((rule.scopes & (1u << scope)) == 0) {
+        return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes", error);
+      }
+      sdb.has_decode_rules = sdb.has_decode_rules || rule.decode;
+    }
+    hs_error_t err = hs_deserialize_database(reinterpret_cast<const char*>(d->bytes()->data()),
+                                             d->bytes()->size(), &sdb.db);
+    if (err == HS_DB_VERSION_ERROR) {
+      return Fail(DOBERMAN_E_HS_VERSION,
+                  "pack databases were compiled by Hyperscan " + pack->hs_version +
+                      ", this runtime has " + hs_version(),
+                  error);
+    }
+    if (err == HS_DB_PLATFORM_ERROR) {
+      return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
+    }
+    if (err != HS_SUCCESS) {
+      return Fail(DOBERMAN_E_HS_DESERIALIZE, "Hyperscan refused a database (error " +
+                                                 std::to_string(err) + ")", error);
+    }
+    pack->platform = Str(d->platform());
+  }
+  return DOBERMAN_OK;
+}
+
+}  // namespace
+
+Pack::~Pack() {
+  for (ScopeDb& s : scopes) {
+    if (s.db) hs_free_database(s.db);
+  }
+}
+
+std::span<const char* const> PreferredPlatforms() {
+  static const char* const kAvx512[] = {"avx512", "avx2", "generic"};
+  static const char* const kAvx2[] = {"avx2", "generic"};
+  static const char* const kGeneric[] = {"generic"};
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl")) return kAvx512;
+  if (__builtin_cpu_supports("avx2")) return kAvx2;
+  return kGeneric;
+}
+
+doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
+                         std::unique_ptr<Pack>* out, std::string* error) {
+  auto pack = std::make_unique<Pack>();
+  pack->bytes = std::move(bytes);
+  std::span<const uint8_t> payload;
+  if (options.trusted.empty()) return Fail(DOBERMAN_E_ARGUMENT, "no trusted public key given", error);
+  doberman_status s = OpenEnvelope(pack->bytes, options.trusted, &pack->header, &payload, error);
+  if (s != DOBERMAN_OK) return s;
+
+  // Authenticated from here on; still verify structure, since a signed pack may come from a buggy
+  // compiler and Hyperscan databases are unsafe to deserialize when malformed.
+  flatbuffers::Verifier verifier(payload.data(), payload.size(), /*max_depth=*/32,
+                                 /*max_tables=*/4u << 20);
+  if (!fb::VerifyPackBuffer(verifier)) {
+    return Fail(DOBERMAN_E_STRUCTURE, "payload fails FlatBuffers verification", error);
+  }
+  const fb::Pack* fp = fb::GetPack(payload.data());
+  if (Str(fp->hs_version()) != pack->header.hs_version) {
+    return Fail(DOBERMAN_E_STRUCTURE, "header and payload disagree on the Hyperscan version", error);
+  }
+  if (pack->header.hs_version != hs_version()) {
+    return Fail(DOBERMAN_E_HS_VERSION,
+                "pack was compiled with Hyperscan " + pack->header.hs_version +
+                    "; this runtime has " + hs_version(),
+                error);
+  }
+  const int64_t now = options.now_unix != 0 ? options.now_unix : static_cast<int64_t>(std::time(nullptr));
+  if (pack->header.expires_unix != 0 && now >= pack->header.expires_unix) {
+    return Fail(DOBERMAN_E_EXPIRED, "pack expired at unix time " +
+                                        std::to_string(pack->header.expires_unix), error);
+  }
+  if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
+  if ((s = DeserializeDatabases(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
+  if (options.state_path != nullptr) {
+    s = CheckAndRecordRevision(options.state_path, pack->name, pack->header.revision, error);
+    if (s != DOBERMAN_OK) return s;
+  }
+  *out = std::move(pack);
+  return DOBERMAN_OK;
+}
+
+}  // namespace doberman::internal

@@ -1,0 +1,123 @@
+// The loaded, verified, immutable pack: Hyperscan databases per scope plus the decoded rule tables the
+// decider walks. Built once by LoadPack; shared read-only by every thread afterwards.
+#ifndef DOBERMAN_RUNTIME_PACK_H_
+#define DOBERMAN_RUNTIME_PACK_H_
+
+#include <hs/hs_runtime.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "doberman/doberman.h"
+#include "envelope.h"
+#include "shell_normalizer.h"
+#include "text_normalizer.h"
+
+namespace doberman::internal {
+
+inline constexpr int kScopeCount = 9;  // fb::Scope values 0..8
+enum ScopeIndex : uint8_t {
+  kScopeTool = 0,
+  kScopeCommand = 1,
+  kScopeCommandText = 2,
+  kScopePath = 3,
+  kScopeContent = 4,
+  kScopeUrl = 5,
+  kScopeArgs = 6,
+  kScopePrompt = 7,
+  kScopePromptText = 8,
+};
+
+enum class Role : uint8_t { kAny = 0, kAll = 1, kNone = 2 };
+enum class WhenOp : uint8_t { kRule = 0, kTag = 1, kAnd = 2, kOr = 3, kNot = 4, kTrue = 5 };
+
+struct WhenInstr {
+  WhenOp op;
+  uint32_t arg;
+};
+
+struct ValidatorSpec {
+  float min_entropy = 0;
+  uint32_t min_length = 0;
+  bool placeholder = false;
+  bool exempt_hashes = false;
+  bool exempt_identifiers = false;
+  bool Any() const {
+    return min_entropy > 0 || min_length > 0 || placeholder || exempt_hashes || exempt_identifiers;
+  }
+};
+
+struct RuleInfo {
+  std::string id, family, reason, message;
+  uint32_t scopes = 0;
+  doberman_verdict verdict = DOBERMAN_AUTH;
+  uint8_t tier = 0;
+  std::vector<uint32_t> tags;
+  std::vector<WhenInstr> when;
+  ValidatorSpec validators;
+  bool decode = false;
+  uint32_t origins = 0xFFFFFFFFu;
+  doberman_verdict mention_cap = DOBERMAN_BLOCK;
+  bool mention_marker = false;
+  bool has_patterns = false;
+  uint32_t any_count = 0, all_count = 0, none_count = 0;
+  std::vector<uint32_t> patterns;  // indices into Pack::patterns
+};
+
+struct PatternInfo {
+  uint32_t rule = 0;
+  Role role = Role::kAny;
+  bool som = false;
+};
+
+struct ScopeDb {
+  hs_database_t* db = nullptr;
+  std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
+  bool has_decode_rules = false;      // some rule in this scope counts matches in decoded runs
+};
+
+struct Limits {
+  uint64_t max_string_bytes = 100000;
+  uint64_t max_content_bytes = 16u << 20;
+  uint64_t max_prompt_bytes = 200000;
+  uint32_t max_units = 4096;
+  DecodeLimits decode;
+};
+
+struct Pack {
+  ~Pack();
+  EnvelopeHeader header;
+  std::vector<uint8_t> bytes;  // the whole signed file; FlatBuffers strings point into it
+  std::string name, version, description, hs_version, platform;
+  std::vector<RuleInfo> rules;
+  std::vector<PatternInfo> patterns;
+  std::vector<std::string> tags;
+  std::array<ScopeDb, kScopeCount> scopes;
+  std::unique_ptr<ShellNormalizer> shell;
+  Limits limits;
+  std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order
+};
+
+struct LoadOptions {
+  std::span<const doberman_public_key> trusted;
+  const char* state_path = nullptr;
+  int64_t now_unix = 0;
+};
+
+// Loads `bytes` (taken over by the pack). See doberman_pack_load_memory for the order of checks.
+doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
+                         std::unique_ptr<Pack>* out, std::string* error);
+
+// The platform variant the current CPU runs best: "avx512", "avx2" or "generic".
+std::span<const char* const> PreferredPlatforms();
+
+}  // namespace doberman::internal
+
+// The opaque C handle is the internal Pack.
+struct doberman_pack : doberman::internal::Pack {};
+
+#endif  // DOBERMAN_RUNTIME_PACK_H_

@@ -1,0 +1,65 @@
+// Lexical path canonicalization: bounded by the path's length, no allocation beyond `out`'s capacity.
+#include "units.h"
+
+namespace doberman::internal {
+namespace {
+
+// Appends the normalized segments of `p` to `out`; `out` already holds the root ("/" or "").
+void AppendSegments(std::string_view p, bool absolute, std::string* out) {
+  size_t i = 0;
+  while (i <= p.size()) {
+    size_t j = p.find_first_of("/\\", i);  // both separators
+    if (j == std::string_view::npos) j = p.size();
+    std::string_view seg = p.substr(i, j - i);
+    if (seg.empty() || seg == ".") {
+      // nothing
+    } else if (seg == "..") {
+      size_t last = out->rfind('/');
+      std::string_view tail = last == std::string::npos ? std::string_view(*out)
+                                                       : std::string_view(*out).substr(last + 1);
+      if (!out->empty() && tail != ".." && !(absolute && out->size() == 1)) {
+        // Drop the last segment.
+        if (last == std::string::npos) {
+          out->clear();
+        } else {
+          out->resize(last == 0 && absolute ? 1 : last);
+        }
+      } else if (!absolute) {
+        if (!out->empty()) out->push_back('/');
+        out->append("..");
+      }
+      // An absolute path cannot climb above "/".
+    } else {
+      if (!out->empty() && out->back() != '/') out->push_back('/');
+      out->append(seg);
+    }
+    i = j + 1;
+  }
+}
+
+}  // namespace
+
+void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out) {
+  out->clear();
+  std::string& s = *out;
+  const bool absolute = !path.empty() && (path[0] == '/' || path[0] == '\\');
+  if (absolute) s = "/";
+  AppendSegments(path, absolute, &s);
+  if (absolute && !cwd.empty()) {
+    // Compare against cwd without materializing its canonical form: trailing slashes aside, a
+    // host's cwd is already absolute and clean.
+    std::string_view base = cwd;
+    while (base.size() > 1 && base.back() == '/') base.remove_suffix(1);
+    if (base.size() > 1 && s.size() > base.size() && s.compare(0, base.size(), base) == 0 &&
+        s[base.size()] == '/') {
+      s.erase(0, base.size() + 1);
+    } else if (s == base) {
+      s = ".";
+    }
+  }
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+}
+
+}  // namespace doberman::internal

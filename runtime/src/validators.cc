@@ -1,0 +1,180 @@
+// Validators run inside the Hyperscan callback, so they are allocation-free and linear in the token.
+// The exemptions trade recall for precision; docs/quality.md reports what each one costs.
+#include "validators.h"
+
+#include <array>
+#include <cmath>
+
+namespace doberman::internal {
+namespace {
+
+bool IsTokenChar(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
+         c == '/' || c == '=' || c == '_' || c == '-';
+}
+bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+char Lower(char c) { return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool ContainsCaseless(std::string_view hay, std::string_view needle) {
+  if (needle.size() > hay.size()) return false;
+  for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    size_t j = 0;
+    while (j < needle.size() && Lower(hay[i + j]) == needle[j]) ++j;
+    if (j == needle.size()) return true;
+  }
+  return false;
+}
+
+// One identifier "word": lower, Capitalized or UPPER letters, optionally followed by a short number
+// (py311, v2, utf8), or a plain number. camelCase humps are split by the caller.
+bool IsPlainWord(std::string_view w) {
+  if (w.empty()) return true;
+  size_t i = 0;
+  while (i < w.size() && (IsLower(w[i]) || IsUpper(w[i]))) ++i;
+  size_t letters = i;
+  while (i < w.size() && IsDigit(w[i])) ++i;
+  size_t digits = i - letters;
+  if (i != w.size()) return false;
+  if (letters == 0) return true;  // a number
+  if (digits > 4) return false;
+  // Letter part: all lower, all upper, or one capital then lower.
+  bool all_lower = true, all_upper = true;
+  for (size_t k = 0; k < letters; ++k) {
+    all_lower = all_lower && IsLower(w[k]);
+    all_upper = all_upper && IsUpper(w[k]);
+  }
+  bool capitalized = IsUpper(w[0]);
+  for (size_t k = 1; k < letters && capitalized; ++k) capitalized = IsLower(w[k]);
+  if (!(all_lower || all_upper || capitalized)) return false;
+  // Random lower-case runs are long and vowel-poor; real words have vowels.
+  if (letters >= 6) {
+    size_t vowels = 0;
+    for (size_t k = 0; k < letters; ++k) {
+      char c = Lower(w[k]);
+      vowels += (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y');
+    }
+    if (vowels * 5 < letters) return false;
+  }
+  return true;
+}
+
+// Splits camelCase (fooBarBaz, parseHTTPResponse) into humps and checks each.
+bool IsCamelIdentifier(std::string_view w) {
+  size_t start = 0;
+  for (size_t i = 1; i <= w.size(); ++i) {
+    bool boundary = i == w.size() || (IsUpper(w[i]) && IsLower(w[i - 1])) ||
+                    (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
+    if (boundary) {
+      if (!IsPlainWord(w.substr(start, i - start))) return false;
+      start = i;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+double ShannonEntropy(std::string_view s) {
+  if (s.empty()) return 0;
+  std::array<uint32_t, 256> counts{};
+  for (unsigned char c : s) ++counts[c];
+  double bits = 0;
+  const double n = static_cast<double>(s.size());
+  for (uint32_t c : counts) {
+    if (c == 0) continue;
+    double p = c / n;
+    bits -= p * std::log2(p);
+  }
+  return bits;
+}
+
+std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
+  if (start > end || end > text.size()) return {};
+  std::string_view match = text.substr(start, end - start);
+  size_t sep = match.find_last_of("=:");
+  // `KEY=value`: take what follows the assignment, unless the '=' is base64 padding at the end.
+  if (sep != std::string_view::npos && sep + 1 < match.size()) {
+    std::string_view value = match.substr(sep + 1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '"' || value.front() == '\''))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == '"' || value.back() == '\'' || value.back() == ' ' ||
+                              value.back() == ',' || value.back() == ';'))
+      value.remove_suffix(1);
+    if (!value.empty()) return value;
+  }
+  size_t b = start, e = end;
+  while (b > 0 && IsTokenChar(static_cast<unsigned char>(text[b - 1]))) --b;
+  while (e < text.size() && IsTokenChar(static_cast<unsigned char>(text[e]))) ++e;
+  return text.substr(b, e - b);
+}
+
+bool LooksLikePlaceholder(std::string_view v) {
+  if (v.size() < 6) return true;
+  static constexpr std::string_view kMarkers[] = {
+      "your_", "your-", "yourapi", "yourkey", "yoursecret", "yourtoken", "_here", "-here", "changeme",
+      "change_me", "change-me", "placeholder", "example", "dummy", "sample", "redacted", "xxxx",
+      "****", "....", "<", "${", "{{", "%s", "replace", "insert", "fixme", "todo", "fake", "notreal",
+      "not_a_real", "secret_value", "mysecret", "mypassword", "password123", "hunter2", "s3cr3t"};
+  for (std::string_view m : kMarkers) {
+    if (ContainsCaseless(v, m)) return true;
+  }
+  if (v.front() == '$' || v.front() == '%' || v.front() == '/' || v.front() == '~' ||
+      (v.front() == '.' && v.size() > 1 && v[1] == '/')) {
+    return true;  // a variable reference or a path, not a value
+  }
+  if (ContainsCaseless(v, "process.env") || ContainsCaseless(v, "os.environ") ||
+      ContainsCaseless(v, "getenv") || ContainsCaseless(v, "://")) {
+    return true;
+  }
+  // One character repeated, or an ascending run like 1234567890 / abcdef.
+  bool same = true, ascending = true;
+  for (size_t i = 1; i < v.size(); ++i) {
+    same = same && v[i] == v[0];
+    ascending = ascending && v[i] == v[i - 1] + 1;
+  }
+  return same || ascending;
+}
+
+bool LooksLikeHashOrUuid(std::string_view v) {
+  // UUID: 8-4-4-4-12 hex.
+  if (v.size() == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-') {
+    bool ok = true;
+    for (size_t i = 0; i < v.size() && ok; ++i) {
+      ok = (i == 8 || i == 13 || i == 18 || i == 23) ? true : IsHex(v[i]);
+    }
+    if (ok) return true;
+  }
+  if (v.size() < 32) return false;
+  for (char c : v) {
+    if (!IsHex(c)) return false;
+  }
+  return true;
+}
+
+bool LooksLikeIdentifierOrPath(std::string_view v) {
+  size_t start = 0, parts = 0;
+  for (size_t i = 0; i <= v.size(); ++i) {
+    if (i == v.size() || v[i] == '/' || v[i] == '_' || v[i] == '.' || v[i] == '-') {
+      std::string_view part = v.substr(start, i - start);
+      if (!IsCamelIdentifier(part)) return false;
+      ++parts;
+      start = i + 1;
+    }
+  }
+  return parts > 0;
+}
+
+bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end) {
+  std::string_view value = ExtractValue(text, start, end);
+  if (spec.min_length > 0 && value.size() < spec.min_length) return false;
+  if (spec.placeholder && LooksLikePlaceholder(value)) return false;
+  if (spec.exempt_hashes && LooksLikeHashOrUuid(value)) return false;
+  if (spec.exempt_identifiers && LooksLikeIdentifierOrPath(value)) return false;
+  if (spec.min_entropy > 0 && ShannonEntropy(value) < spec.min_entropy) return false;
+  return true;
+}
+
+}  // namespace doberman::internal

@@ -1,0 +1,30 @@
+// Post-match validators for secret-shaped matches: entropy and length floors over the token around the
+// match, the placeholder filter, and the hash/UUID/identifier exemptions. Pure functions on bytes.
+#ifndef DOBERMAN_RUNTIME_VALIDATORS_H_
+#define DOBERMAN_RUNTIME_VALIDATORS_H_
+
+#include <cstddef>
+#include <string_view>
+
+#include "pack.h"
+
+namespace doberman::internal {
+
+// Shannon entropy in bits per byte.
+double ShannonEntropy(std::string_view s);
+
+// The value a secret-shaped match carries: for `NAME=value` / `name: "value"` shapes the part after the
+// last `=` or `:` (quotes stripped), otherwise the match itself, widened to the whole run of token
+// characters [A-Za-z0-9+/=_-] around it so that entropy is measured on the full token.
+std::string_view ExtractValue(std::string_view text, size_t start, size_t end);
+
+bool LooksLikePlaceholder(std::string_view value);
+bool LooksLikeHashOrUuid(std::string_view value);
+bool LooksLikeIdentifierOrPath(std::string_view value);
+
+// True when the match at [start, end) in `text` survives every validator in `spec`.
+bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end);
+
+}  // namespace doberman::internal
+
+#endif  // DOBERMAN_RUNTIME_VALIDATORS_H_
