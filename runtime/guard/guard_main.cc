@@ -14,6 +14,9 @@
 #include "hook_payload.h"
 #include "json.h"
 #include "key_file.h"
+#include "pack.h"
+#include "text_normalizer.h"
+#include "units.h"
 
 namespace {
 
@@ -28,6 +31,7 @@ const char kUsage[] =
     "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S]\n"
     "       doberman-guard hook claude-code|codex|cursor [--pack P] [--pubkey K]... [--state S]\n"
     "                           [--turn-auth warn|block]\n"
+    "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version\n"
     "\n"
     "check   reads JSON lines (hook payloads, optionally with \"id\") on stdin and writes one JSON\n"
@@ -64,7 +68,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     if (i >= argc) return false;
     o->host = argv[i++];
     if (o->host != "claude-code" && o->host != "codex" && o->host != "cursor") return false;
-  } else if (o->mode != "check" && o->mode != "version") {
+  } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain") {
     return false;
   }
   for (; i < argc; ++i) {
@@ -214,6 +218,40 @@ std::string ReadAll(FILE* f, bool* too_large) {
   return s;
 }
 
+// For rule authors: each stdin line is a shell command (or, prefixed with `prompt:` / `path:`, a prompt
+// or a path); prints the views that rules match: canonical segments, folded text, canonical path.
+int RunExplain(const LoadedPack& lp) {
+  if (lp.pack == nullptr) {
+    std::fprintf(stderr, "doberman-guard: %s\n", lp.error.c_str());
+    return 3;
+  }
+  const auto& pack = *static_cast<const doberman::internal::Pack*>(lp.pack);
+  char* line = nullptr;
+  size_t cap = 0;
+  ssize_t n;
+  std::string out;
+  while ((n = getline(&line, &cap, stdin)) >= 0) {
+    std::string_view text(line, static_cast<size_t>(n));
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    if (text.rfind("prompt:", 0) == 0) {
+      doberman::internal::FoldText(text.substr(7), &out);
+      std::printf("prompt  [%s]\n", out.c_str());
+    } else if (text.rfind("path:", 0) == 0) {
+      doberman::internal::CanonicalPath(text.substr(5), "", &out);
+      std::printf("path    [%s]\n", out.c_str());
+    } else {
+      doberman::internal::SegmentList segments;
+      auto status = pack.shell->Normalize(text, &segments);
+      std::printf("command status=%d\n", static_cast<int>(status));
+      for (size_t i = 0; i < segments.count; ++i) {
+        std::printf("  segment %zu [%s]\n", i + 1, segments.segments[i].c_str());
+      }
+    }
+  }
+  std::free(line);
+  return 0;
+}
+
 int RunHook(const Options& o, const LoadedPack& lp) {
   bool too_large = false;
   std::string text = ReadAll(stdin, &too_large);
@@ -268,5 +306,6 @@ int main(int argc, char** argv) {
   LoadedPack lp;
   Load(o, &lp);
   if (o.mode == "check") return RunCheck(lp);
+  if (o.mode == "explain") return RunExplain(lp);
   return RunHook(o, lp);
 }

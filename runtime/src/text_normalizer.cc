@@ -1,6 +1,7 @@
-// Text normalization for the turn gate: folds look-alike and invisible Unicode to plain lower-case text so
-// that one set of ASCII signatures covers the smuggled spellings, and finds/decodes one layer of base64, hex
-// and percent encoding so that encoded payloads can be rescanned. Contract in text_normalizer.h.
+// Text normalization for the turn gate: folds look-alike and invisible Unicode to plain lower-case
+// text so that one set of ASCII signatures covers the smuggled spellings, and finds/decodes one
+// layer of base64, hex and percent encoding so that encoded payloads can be rescanned. Contract in
+// text_normalizer.h.
 #include "text_normalizer.h"
 
 #include <algorithm>
@@ -13,13 +14,13 @@
 namespace doberman::internal {
 namespace {
 
-// ---------------------------------------------------------------------------------------------------------
+// -------------------------------------------------------------------------------------------------
 // UTF-8
 
-// Length (2-4) of the well-formed UTF-8 sequence starting at p[0] (a byte >= 0x80), with its code point in
-// *cp; 0 when p[0] does not start one. Follows Unicode Table 3-7, so overlong forms (C0/C1, E0 80-9F,
-// F0 80-8F), surrogates (ED A0-BF) and code points above U+10FFFF are all rejected byte by byte: folding
-// must never see an alternative spelling of ASCII.
+// Length (2-4) of the well-formed UTF-8 sequence starting at p[0] (a byte >= 0x80), with its code
+// point in *cp; 0 when p[0] does not start one. Follows Unicode Table 3-7, so overlong forms
+// (C0/C1, E0 80-9F, F0 80-8F), surrogates (ED A0-BF) and code points above U+10FFFF are all
+// rejected byte by byte: folding must never see an alternative spelling of ASCII.
 size_t DecodeUtf8(const unsigned char* p, size_t avail, char32_t* cp) {
   const unsigned char b0 = p[0];
   if (b0 < 0xC2 || b0 > 0xF4) return 0;
@@ -70,16 +71,18 @@ size_t EncodeUtf8(char32_t cp, char* out) {
   return 4;
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Fold table. One sorted list of disjoint code point ranges, searched by bisection; anything outside every
-// range is kept as it is. The ranges are hand-picked rather than derived from UnicodeData.txt: the runtime
-// links no Unicode library, and only the forms that let a keyword be spelled without its ASCII letters
-// matter here. Each output is final (already lower-cased and itself unmapped) so that folding is idempotent
-// on valid UTF-8; the unit test checks that over every code point.
+// -------------------------------------------------------------------------------------------------
+// Fold table. One sorted list of disjoint code point ranges, searched by bisection; anything
+// outside every range is kept as it is. The ranges are hand-picked rather than derived from
+// UnicodeData.txt: the runtime links no Unicode library, and only the forms that let a keyword be
+// spelled without its ASCII letters matter here. Each output is final (already lower-cased and
+// itself unmapped) so that folding is idempotent on valid UTF-8; the unit test checks that over
+// every code point.
 //
-// Most entries are NFKC followed by lower-casing. Deliberate departures, all towards the plain letter:
-// parenthesized letters (NFKC "(a)"), negative circled/squared letters (no NFKC mapping) and small capitals
-// (no NFKC mapping) fold to the bare letter, because the point is to recover the word they spell.
+// Most entries are NFKC followed by lower-casing. Deliberate departures, all towards the plain
+// letter: parenthesized letters (NFKC "(a)"), negative circled/squared letters (no NFKC mapping)
+// and small capitals (no NFKC mapping) fold to the bare letter, because the point is to recover the
+// word they spell.
 
 enum class RangeKind : uint8_t {
   kDrop,       // invisible: removed
@@ -100,13 +103,18 @@ struct FoldRange {
   std::string_view text;  // kText only; at most 4 bytes
 };
 
-constexpr FoldRange Drop(char32_t first, char32_t last) { return {first, last, RangeKind::kDrop, 0, {}}; }
+constexpr FoldRange Drop(char32_t first, char32_t last) {
+  return {first, last, RangeKind::kDrop, 0, {}};
+}
 constexpr FoldRange Blank(char32_t first, char32_t last) {
   return {first, last, RangeKind::kBlank, 0, {}};
 }
 constexpr FoldRange Offset(char32_t first, char32_t last, char32_t first_target) {
-  return {first, last, RangeKind::kOffset,
-          static_cast<int32_t>(first_target) - static_cast<int32_t>(first), {}};
+  return {first,
+          last,
+          RangeKind::kOffset,
+          static_cast<int32_t>(first_target) - static_cast<int32_t>(first),
+          {}};
 }
 constexpr FoldRange AltCase(char32_t first, char32_t last) {
   return {first, last, RangeKind::kAltCase, 0, {}};
@@ -115,7 +123,9 @@ constexpr FoldRange Text(char32_t first, char32_t last, std::string_view text) {
   return {first, last, RangeKind::kText, 0, text};
 }
 constexpr FoldRange Text(char32_t cp, std::string_view text) { return Text(cp, cp, text); }
-constexpr FoldRange Math(char32_t first, char32_t last, RangeKind kind) { return {first, last, kind, 0, {}}; }
+constexpr FoldRange Math(char32_t first, char32_t last, RangeKind kind) {
+  return {first, last, kind, 0, {}};
+}
 
 constexpr FoldRange kFoldRanges[] = {
     // Latin-1 Supplement.
@@ -243,7 +253,7 @@ constexpr FoldRange kFoldRanges[] = {
     Text(0x1DBB, "z"),
     // General punctuation: spaces, zero-width and bidi controls.
     Blank(0x2000, 0x200A),
-    Drop(0x200B, 0x200F),  // ZWSP, ZWNJ, ZWJ, LRM, RLM
+    Drop(0x200B, 0x200F),   // ZWSP, ZWNJ, ZWJ, LRM, RLM
     Blank(0x2028, 0x2029),  // line and paragraph separators
     Drop(0x202A, 0x202E),   // bidi embeddings and overrides
     Blank(0x202F, 0x202F),
@@ -360,8 +370,8 @@ constexpr FoldRange kFoldRanges[] = {
     Offset(0x24B6, 0x24CF, 'a'),  // Ⓐ-Ⓩ
     Offset(0x24D0, 0x24E9, 'a'),  // ⓐ-ⓩ
     Text(0x24EA, "0"),
-    Text(0x2C7C, "j"),  // subscript j
-    Text(0x2C7D, "v"),  // modifier capital V
+    Text(0x2C7C, "j"),      // subscript j
+    Text(0x2C7D, "v"),      // modifier capital V
     Blank(0x3000, 0x3000),  // ideographic space
     // Latin Extended-D small capitals.
     Text(0xA730, "f"),
@@ -384,7 +394,8 @@ constexpr FoldRange kFoldRanges[] = {
     Offset(0xFF21, 0xFF3A, 'a'),
     Offset(0xFF3B, 0xFF5E, 0x5B),
     Text(0x107A5, "q"),  // modifier small q
-    // Mathematical alphanumeric symbols (the holes in the Latin part are unassigned; the letters that belong
+    // Mathematical alphanumeric symbols (the holes in the Latin part are unassigned; the letters
+    // that belong
     // there live in Letterlike Symbols above, and computing the holes as letters too is harmless).
     Math(0x1D400, 0x1D6A3, RangeKind::kMathLatin),
     Text(0x1D6A4, "\u0131"),  // italic dotless i -> ı
@@ -431,9 +442,9 @@ Folded Replace(char32_t cp) {
   return f;
 }
 
-// Greek letters and symbols of one mathematical Greek alphabet, by offset 0-57: capital Alpha-Omega with the
-// capital theta symbol at 17, nabla, small alpha-omega (final sigma at 17), partial differential, and the
-// six symbol variants. Mapped as NFKC then lower-case.
+// Greek letters and symbols of one mathematical Greek alphabet, by offset 0-57: capital Alpha-Omega
+// with the capital theta symbol at 17, nabla, small alpha-omega (final sigma at 17), partial
+// differential, and the six symbol variants. Mapped as NFKC then lower-case.
 char32_t MathGreek(uint32_t offset) {
   if (offset < 25) return offset == 17 ? 0x03B8 : 0x03B1 + offset;
   if (offset == 25) return 0x2207;
@@ -444,8 +455,9 @@ char32_t MathGreek(uint32_t offset) {
 
 Folded FoldCodePoint(char32_t cp) {
   const FoldRange* end = std::end(kFoldRanges);
-  const FoldRange* r = std::upper_bound(std::begin(kFoldRanges), end, cp,
-                                        [](char32_t c, const FoldRange& range) { return c < range.first; });
+  const FoldRange* r =
+      std::upper_bound(std::begin(kFoldRanges), end, cp,
+                       [](char32_t c, const FoldRange& range) { return c < range.first; });
   if (r == std::begin(kFoldRanges)) return {};
   --r;
   if (cp > r->last) return {};
@@ -475,7 +487,8 @@ Folded FoldCodePoint(char32_t cp) {
   return {};
 }
 
-// ASCII byte classes for the fast path. kUpper is 1 so that `c + (kind << 5)` lower-cases branch-free.
+// ASCII byte classes for the fast path. kUpper is 1 so that `c + (kind << 5)` lower-cases
+// branch-free.
 enum AsciiKind : uint8_t { kPlain = 0, kUpper = 1, kSpace = 2, kOtherSpace = 3, kNonAscii = 4 };
 
 constexpr std::array<uint8_t, 256> MakeAsciiKinds() {
@@ -497,7 +510,7 @@ constexpr std::array<uint8_t, 256> MakeAsciiKinds() {
 }
 constexpr std::array<uint8_t, 256> kAsciiKinds = MakeAsciiKinds();
 
-// ---------------------------------------------------------------------------------------------------------
+// -------------------------------------------------------------------------------------------------
 // Encoded runs.
 
 enum CharClass : uint8_t {
@@ -567,8 +580,9 @@ bool IsEscapeAt(std::string_view text, size_t i) {
          kHexValues[Byte(text, i + 2)] != kInvalid;
 }
 
-// Classifies the maximal base64-alphabet stretch [begin, end), which `non_hex` characters (the first at
-// `first_non_hex`) keep from being hex. Fills *run and returns true when it is a run under `limits`.
+// Classifies the maximal base64-alphabet stretch [begin, end), which `non_hex` characters (the
+// first at `first_non_hex`) keep from being hex. Fills *run and returns true when it is a run under
+// `limits`.
 bool ClassifyAlphabetRun(std::string_view text, size_t begin, size_t end, size_t non_hex,
                          size_t first_non_hex, const DecodeLimits& limits, EncodedRun* run) {
   const size_t min_hex = std::max<size_t>(limits.min_hex, 2);
@@ -579,8 +593,8 @@ bool ClassifyAlphabetRun(std::string_view text, size_t begin, size_t end, size_t
     return true;
   }
   // "0x" + hex digits: the prefix is notation, not payload.
-  if (non_hex == 1 && first_non_hex == begin + 1 && text[begin] == '0' && (text[begin + 1] | 0x20) == 'x' &&
-      length % 2 == 0 && length - 2 >= min_hex) {
+  if (non_hex == 1 && first_non_hex == begin + 1 && text[begin] == '0' &&
+      (text[begin + 1] | 0x20) == 'x' && length % 2 == 0 && length - 2 >= min_hex) {
     *run = {begin + 2, end, Encoding::kHex};
     return true;
   }
@@ -594,16 +608,16 @@ bool ClassifyAlphabetRun(std::string_view text, size_t begin, size_t end, size_t
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------------------
+// -------------------------------------------------------------------------------------------------
 
 size_t FoldText(std::string_view in, std::string* out) {
   const size_t n = in.size();
   const auto* src = reinterpret_cast<const unsigned char*>(in.data());
   out->clear();
-  // Room invariant: out->size() - pos >= (n - i) + (ws_len > 0 ? 1 : 0). Every input byte writes at most one
-  // output byte (a pending space is paid for by the white space it stands for); only replacements longer
-  // than their source (Ⅷ -> "viii") grow the buffer. So a reused `out` with capacity n never reallocates
-  // for ordinary text.
+  // Room invariant: out->size() - pos >= (n - i) + (ws_len > 0 ? 1 : 0). Every input byte writes at
+  // most one output byte (a pending space is paid for by the white space it stands for); only
+  // replacements longer than their source (Ⅷ -> "viii") grow the buffer. So a reused `out` with
+  // capacity n never reallocates for ordinary text.
   out->resize(n);
   char* dst = out->data();
   size_t pos = 0;
@@ -629,14 +643,22 @@ size_t FoldText(std::string_view in, std::string* out) {
     unsigned kind = kAsciiKinds[c];
     if (kind <= kUpper) {
       if (ws_len > 0) flush_space();
-      // Hot loop: printable ASCII and controls other than white space.
+      // Hot loop: printable ASCII and controls other than white space. Works on locals that the
+      // stores through `d` (a char*, which may alias anything) cannot be assumed to touch.
+      char* d = dst + pos;
+      const unsigned char* s = src + i;
+      const unsigned char* const end = src + n;
+      size_t upper = 0;
       do {
-        dst[pos++] = static_cast<char>(c + (kind << 5));
-        changes += kind;
-        if (++i == n) break;
-        c = src[i];
+        *d++ = static_cast<char>(c + (kind << 5));
+        upper += kind;
+        if (++s == end) break;
+        c = *s;
         kind = kAsciiKinds[c];
       } while (kind <= kUpper);
+      pos = static_cast<size_t>(d - dst);
+      i = static_cast<size_t>(s - src);
+      changes += upper;
       continue;
     }
     if (kind == kSpace || kind == kOtherSpace) {
@@ -648,7 +670,8 @@ size_t FoldText(std::string_view in, std::string* out) {
     char32_t cp = 0;
     const size_t len = DecodeUtf8(src + i, n - i, &cp);
     if (len == 0) {
-      // Invalid byte: kept, unchanged, one byte at a time (a following valid sequence is decoded normally).
+      // Invalid byte: kept, unchanged, one byte at a time (a following valid sequence is decoded
+      // normally).
       if (ws_len > 0) flush_space();
       dst[pos++] = static_cast<char>(c);
       ++i;
@@ -687,51 +710,60 @@ size_t FoldText(std::string_view in, std::string* out) {
 }
 
 // Scanning rules (one left-to-right pass from `from`, which acts as a boundary):
-//  - Alphabet run: a maximal stretch of [A-Za-z0-9+/_-]. Reported as kHex when it is all hex digits, of even
-//    length >= min_hex (a leading "0x" is allowed and left out of the run); otherwise as kBase64 when it is at
-//    least min_base64 long, with up to two following '=' included. Nothing else is required of it (no mixed
-//    case or digit): words, identifiers and paths are reported too, and the rules decide.
-//  - Percent run: a maximal stretch of %XX escapes and unreserved characters [A-Za-z0-9._~-] holding at least
-//    min_percent escapes; it may start and end with unreserved characters ("ignore%20all%20previous%20x").
-//  - The first run to be confirmed wins and is returned whole: an alphabet run is confirmed at its end, a
-//    percent run at its min_percent-th escape. So runs never overlap, and each call reads at most three bytes
-//    past the run it returns, which keeps ForEachEncodedRun linear. Corollary: an alphabet run that ends
-//    inside a percent stretch before that stretch's min_percent-th escape is returned on its own, and the
-//    rest of the stretch is considered afresh from the run's end.
-bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits, EncodedRun* run) {
+//  - Alphabet run: a maximal stretch of [A-Za-z0-9+/_-]. Reported as kHex when it is all hex
+//  digits, of even
+//    length >= min_hex (a leading "0x" is allowed and left out of the run); otherwise as kBase64
+//    when it is at least min_base64 long, with up to two following '=' included. Nothing else is
+//    required of it (no mixed case or digit): words, identifiers and paths are reported too, and
+//    the rules decide.
+//  - Percent run: a maximal stretch of %XX escapes and unreserved characters [A-Za-z0-9._~-]
+//  holding at least
+//    min_percent escapes; it may start and end with unreserved characters
+//    ("ignore%20all%20previous%20x").
+//  - The first run to be confirmed wins and is returned whole: an alphabet run is confirmed at its
+//  end, a
+//    percent run at its min_percent-th escape. So runs never overlap, and each call reads at most
+//    three bytes past the run it returns, which keeps ForEachEncodedRun linear. Corollary: an
+//    alphabet run that ends inside a percent stretch before that stretch's min_percent-th escape is
+//    returned on its own, and the rest of the stretch is considered afresh from the run's end.
+bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits,
+                        EncodedRun* run) {
   const size_t n = text.size();
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t min_percent = std::max<size_t>(limits.min_percent, 1);
-  constexpr size_t kNone = static_cast<size_t>(-1);
-  size_t alpha_begin = kNone;
-  size_t non_hex = 0;
-  size_t first_non_hex = 0;
-  size_t pct_begin = kNone;
+  // The current percent stretch starts right after the last character that was neither unreserved
+  // nor part of an escape, and holds `escapes` escapes so far.
+  size_t pct_begin = from;
   size_t escapes = 0;
   size_t i = from;
   while (i < n) {
-    const uint8_t cls = kCharClasses[Byte(text, i)];
+    uint8_t cls = kCharClasses[p[i]];
     if (cls & kBase64Char) {
-      if (alpha_begin == kNone) {
-        alpha_begin = i;
-        non_hex = 0;
-      }
-      if (!(cls & kHexChar) && non_hex++ == 0) first_non_hex = i;
-    } else if (alpha_begin != kNone) {
-      if (ClassifyAlphabetRun(text, alpha_begin, i, non_hex, first_non_hex, limits, run)) return true;
-      alpha_begin = kNone;
+      // A whole alphabet stretch in one go. '+' and '/' are in the alphabet but not unreserved:
+      // they break the percent stretch.
+      const size_t begin = i;
+      size_t non_hex = 0;
+      size_t first_non_hex = 0;
+      do {
+        if (!(cls & kHexChar) && non_hex++ == 0) first_non_hex = i;
+        if (!(cls & kUnreserved)) {
+          pct_begin = i + 1;
+          escapes = 0;
+        }
+        if (++i == n) break;
+        cls = kCharClasses[p[i]];
+      } while (cls & kBase64Char);
+      if (ClassifyAlphabetRun(text, begin, i, non_hex, first_non_hex, limits, run)) return true;
+      continue;
     }
-    if (IsEscapeAt(text, i)) {
-      if (pct_begin == kNone) {
-        pct_begin = i;
-        escapes = 0;
-      }
+    if (p[i] == '%' && IsEscapeAt(text, i)) {
       i += 3;
       if (++escapes == min_percent) {
         // Confirmed: extend over the rest of the stretch.
         while (i < n) {
           if (IsEscapeAt(text, i)) {
             i += 3;
-          } else if (kCharClasses[Byte(text, i)] & kUnreserved) {
+          } else if (kCharClasses[p[i]] & kUnreserved) {
             ++i;
           } else {
             break;
@@ -742,23 +774,17 @@ bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& 
       }
       continue;
     }
-    if (cls & kUnreserved) {
-      if (pct_begin == kNone) {
-        pct_begin = i;
-        escapes = 0;
-      }
-    } else {
-      pct_begin = kNone;
+    if (!(cls & kUnreserved)) {
+      pct_begin = i + 1;
+      escapes = 0;
     }
     ++i;
-  }
-  if (alpha_begin != kNone) {
-    return ClassifyAlphabetRun(text, alpha_begin, n, non_hex, first_non_hex, limits, run);
   }
   return false;
 }
 
-bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits& limits, std::string* out) {
+bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits& limits,
+               std::string* out) {
   out->clear();
   if (run.begin > run.end || run.end > text.size()) return false;
   std::string_view s = text.substr(run.begin, run.end - run.begin);
@@ -775,7 +801,8 @@ bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits&
         if (kBase64Values[static_cast<uint8_t>(ch)] == kInvalid) return false;
       }
       if (s.size() > max_in) {
-        s = s.substr(0, max_in & ~size_t{3});  // whole quanta only; padding rules do not apply to a cut
+        s = s.substr(
+            0, max_in & ~size_t{3});  // whole quanta only; padding rules do not apply to a cut
       } else if (s.size() % 4 == 1 || (pad > 0 && (s.size() + pad) % 4 != 0)) {
         return false;
       }
@@ -810,8 +837,8 @@ bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits&
       return true;
     }
     case Encoding::kPercent: {
-      // %XX becomes its byte; anything else, including a '%' without two hex digits, is copied. An escape
-      // that would cross max_run_bytes is left out rather than cut.
+      // %XX becomes its byte; anything else, including a '%' without two hex digits, is copied. An
+      // escape that would cross max_run_bytes is left out rather than cut.
       const size_t limit = std::min(s.size(), max_in);
       out->resize(limit);
       char* dst = out->data();
@@ -820,7 +847,8 @@ bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits&
       while (k < limit) {
         if (IsEscapeAt(s, k)) {
           if (k + 3 > limit) break;
-          dst[pos++] = static_cast<char>((kHexValues[Byte(s, k + 1)] << 4) | kHexValues[Byte(s, k + 2)]);
+          dst[pos++] =
+              static_cast<char>((kHexValues[Byte(s, k + 1)] << 4) | kHexValues[Byte(s, k + 2)]);
           k += 3;
         } else {
           dst[pos++] = s[k++];

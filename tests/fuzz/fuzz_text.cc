@@ -1,6 +1,6 @@
-// Fuzz target for text_normalizer: runs FoldText, ForEachEncodedRun and DecodeRun over arbitrary bytes and
-// aborts when an invariant the turn gate relies on breaks (bounded output, ordered in-bounds runs, decoded
-// size within limits, idempotent folding of valid UTF-8).
+// Fuzz target for text_normalizer: runs FoldText, ForEachEncodedRun and DecodeRun over arbitrary
+// bytes and aborts when an invariant the turn gate relies on breaks (bounded output, ordered
+// in-bounds runs, decoded size within limits, idempotent folding of valid UTF-8).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -81,12 +81,14 @@ void CheckFold(std::string_view in) {
   Check(out.empty() || (out.front() != ' ' && out.back() != ' '), "FoldText trims spaces");
   Check(out.find("  ") == std::string::npos, "FoldText collapses white space");
   for (char c : out) {
-    Check(c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v', "FoldText maps white space to ' '");
+    Check(c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v',
+          "FoldText maps white space to ' '");
     Check(c < 'A' || c > 'Z', "FoldText lower-cases ASCII");
   }
   // Reusing the buffer gives the same answer.
   std::string again = "previous content";
-  Check(FoldText(in, &again) == changes && again == out, "FoldText is deterministic with a reused buffer");
+  Check(FoldText(in, &again) == changes && again == out,
+        "FoldText is deterministic with a reused buffer");
   if (IsValidUtf8(in)) {
     Check(IsValidUtf8(out), "FoldText keeps valid UTF-8 valid");
     std::string twice;
@@ -115,7 +117,8 @@ void CheckRunShape(std::string_view text, const EncodedRun& run, const DecodeLim
     case Encoding::kBase64: {
       const size_t body = std::min(s.find('='), s.size());
       Check(s.size() - body <= 2, "base64 run has at most two '='");
-      Check(std::all_of(s.begin() + static_cast<std::ptrdiff_t>(body), s.end(), [](char c) { return c == '='; }),
+      Check(std::all_of(s.begin() + static_cast<std::ptrdiff_t>(body), s.end(),
+                        [](char c) { return c == '='; }),
             "base64 padding only at the end");
       Check(body >= std::max<size_t>(limits.min_base64, 1), "base64 run length");
       Check(std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(body), IsBase64),
@@ -123,7 +126,8 @@ void CheckRunShape(std::string_view text, const EncodedRun& run, const DecodeLim
       break;
     }
     case Encoding::kPercent:
-      Check(CountEscapes(s) >= std::max<size_t>(limits.min_percent, 1), "percent run has enough escapes");
+      Check(CountEscapes(s) >= std::max<size_t>(limits.min_percent, 1),
+            "percent run has enough escapes");
       break;
   }
 }
@@ -159,7 +163,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckRuns(text, DecodeLimits{});
   if (size < 4) return 0;
 
-  // Small limits from the first bytes, to reach the edges (minimums of 0, tiny max_run_bytes, max_runs).
+  // Small limits from the first bytes, to reach the edges (minimums of 0, tiny max_run_bytes,
+  // max_runs).
   DecodeLimits limits;
   limits.min_base64 = data[0] % 32;
   limits.min_hex = data[1] % 40;
