@@ -123,7 +123,7 @@ class Checker {
     if (manifest != nullptr) ApplyExclusions(*manifest);
     BuildTags();
     ResolveWhen();
-    if (!diags_.has_errors()) OrderAndEmit();
+    OrderAndEmit();  // also detects cycles; its output is discarded when errors were reported
     if (rules_.empty() && !diags_.has_errors()) {
       diags_.Error("E3009", manifest ? manifest->loc : Loc{}, "the pack has no rules",
                    "nothing to compile", "include at least one rule file");

@@ -23,8 +23,12 @@ namespace {
 
 void Print(const Diagnostics& diags, const CommonOptions& common) {
   if (diags.all().empty()) return;
-  std::string text = common.format == "json" ? diags.RenderJson() : diags.RenderText(common.color);
-  std::fputs(text.c_str(), stderr);
+  // JSON is for tools and goes to stdout, apart from the human summary lines on stderr.
+  if (common.format == "json") {
+    std::fputs(diags.RenderJson().c_str(), stdout);
+  } else {
+    std::fputs(diags.RenderText(common.color).c_str(), stderr);
+  }
 }
 
 // I/O problems (unreadable inputs) exit 3; everything else that was reported exits 1.

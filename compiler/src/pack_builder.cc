@@ -35,9 +35,10 @@ bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
                Diagnostics& diags, BuiltPack* out) {
   IrPack& ir = out->ir;
+  // The checker runs even after front-end errors, so one run reports everything it can.
   bool ok = manifest != nullptr ? CheckPack(sources, *manifest, files, diags, &ir)
                                 : CheckRules(sources, files, diags, &ir);
-  if (!ok) return false;
+  if (!ok || diags.has_errors()) return false;
   ir.sources_digest = SourcesDigest(sources, manifest, files);
   std::vector<CompiledDatabase> databases;
   if (!CompileDatabases(ir, diags, &databases)) return false;

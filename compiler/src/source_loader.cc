@@ -145,7 +145,7 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
                   "this file is a pack manifest");
     }
   }
-  return !diags.has_errors();
+  return true;
 }
 
 bool LoadRuleFiles(const std::vector<std::string>& paths, SourceMap& sources, Diagnostics& diags,
@@ -159,7 +159,7 @@ bool LoadRuleFiles(const std::vector<std::string>& paths, SourceMap& sources, Di
       if (std::holds_alternative<RuleFileAst>(pf)) out->push_back(std::get<RuleFileAst>(std::move(pf)));
     }
   }
-  return !diags.has_errors();
+  return !out->empty();
 }
 
 }  // namespace doberman::compiler

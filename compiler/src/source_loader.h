@@ -25,11 +25,13 @@ ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnosti
 // in the folder are not manifests and are skipped. Reports E1001 when `path` does not exist.
 std::vector<std::string> FindManifests(const std::string& path, SourceMap& sources, Diagnostics& diags);
 
-// Loads a manifest and every rule file it includes.
+// Loads a manifest and every rule file it includes. Returns false only when the manifest itself could
+// not be parsed; problems in included files are reported and the files that parsed are kept, so that
+// the checker can report everything in one run.
 bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagnostics& diags,
                      PackSources* out);
 
-// Loads loose rule files (or folders of them) without a manifest.
+// Loads loose rule files (or folders of them) without a manifest. Returns false when none parsed.
 bool LoadRuleFiles(const std::vector<std::string>& paths, SourceMap& sources, Diagnostics& diags,
                    std::vector<RuleFileAst>* out);
 

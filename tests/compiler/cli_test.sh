@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# dobermanc as users run it: exit codes (0 ok, 1 diagnostics, 2 usage, 3 I/O), key file permissions,
+# no partial pack on failure, reproducible builds, verify/inspect, and --help on every subcommand.
+set -uo pipefail
+dobermanc="$1"
+src="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+check() {  # check NAME EXPECTED_EXIT ACTUAL_EXIT
+  if [[ "$2" != "$3" ]]; then echo "FAIL: $1 (expected exit $2, got $3)"; failures=$((failures + 1));
+  else echo "ok: $1"; fi
+}
+expect_true() {  # expect_true NAME COMMAND...
+  local name="$1"; shift
+  if "$@"; then echo "ok: $name"; else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+
+cd "$work"
+"$dobermanc" keygen --out k >/dev/null; check "keygen" 0 $?
+expect_true "secret key is 0600" test "$(stat -c %a k.key)" = 600
+expect_true "public key is readable" test "$(stat -c %a k.pub)" = 644
+"$dobermanc" keygen --out k >/dev/null 2>&1; check "keygen refuses to overwrite" 3 $?
+"$dobermanc" keygen --out k --force >/dev/null; check "keygen --force" 0 $?
+
+mini="$src/tests/data/mini"
+"$dobermanc" build "$mini" --key k.key --out out >/dev/null 2>&1; check "build" 0 $?
+expect_true "pack written" test -s out/mini.dpack
+"$dobermanc" verify out/mini.dpack --pubkey k.pub 2>/dev/null; check "verify" 0 $?
+"$dobermanc" keygen --out other >/dev/null
+"$dobermanc" verify out/mini.dpack --pubkey other.pub 2>/dev/null; check "verify with another key" 1 $?
+"$dobermanc" inspect out/mini.dpack --json > inspect.json; check "inspect --json" 0 $?
+expect_true "inspect --json is JSON with 6 rules" python3 -c "
+import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules'])==6 and d['header']['name']=='mini' else 1)"
+"$dobermanc" inspect out/mini.dpack --pubkey k.pub | grep -q "signature verified"; check "inspect --pubkey" 0 $?
+
+chmod 644 k.key
+"$dobermanc" build "$mini" --key k.key --out out2 2>err.txt; check "build refuses a readable key" 3 $?
+expect_true "error says chmod 600" grep -q "chmod 600" err.txt
+expect_true "no output on key refusal" test ! -e out2/mini.dpack
+chmod 600 k.key
+
+# A pack with errors writes nothing, and an earlier good pack is left as it was.
+cp out/mini.dpack before.dpack
+mkdir -p bad/rules && cp "$src/tests/golden/yaml/tier1_block.yaml" bad/rules/
+printf 'pack:\n  name: mini\n  version: 1.0.0\n  revision: 1\ninclude: [rules/]\n' > bad/pack.yaml
+"$dobermanc" build bad --key k.key --out out 2>/dev/null; check "build with errors" 1 $?
+expect_true "earlier pack untouched" cmp -s before.dpack out/mini.dpack
+expect_true "no temporary files left" test -z "$(ls out | grep -v '^mini.dpack$')"
+"$dobermanc" --diagnostics json build bad --key k.key --out out >diag.json 2>/dev/null
+expect_true "json diagnostics parse" python3 -c "
+import json; d=json.load(open('diag.json')); assert d['errors']==1 and d['diagnostics'][0]['code']=='E3003'"
+
+"$dobermanc" build /nonexistent --key k.key --out out 2>/dev/null; check "missing input" 3 $?
+"$dobermanc" build "$mini" --out out 2>/dev/null; check "missing --key is usage" 2 $?
+"$dobermanc" frobnicate 2>/dev/null; check "unknown subcommand" 2 $?
+for sub in keygen build test inspect verify fmt convert; do
+  "$dobermanc" $sub --help >/dev/null; check "$sub --help" 0 $?
+done
+
+# Reproducible: same sources, key and SOURCE_DATE_EPOCH give the same bytes.
+SOURCE_DATE_EPOCH=1700000000 "$dobermanc" build "$mini" --key k.key --out r1 2>/dev/null
+SOURCE_DATE_EPOCH=1700000000 "$dobermanc" build "$mini" --key k.key --out r2 2>/dev/null
+expect_true "reproducible build" cmp -s r1/mini.dpack r2/mini.dpack
+SOURCE_DATE_EPOCH=1700000001 "$dobermanc" build "$mini" --key k.key --out r3 2>/dev/null
+expect_true "created time is in the signed header" bash -c "! cmp -s r1/mini.dpack r3/mini.dpack"
+
+"$dobermanc" test "$mini" >/dev/null 2>&1; check "test passes on mini" 0 $?
+"$dobermanc" test "$src/tests/golden/yaml/failing_examples.yaml" >/dev/null 2>&1; check "test fails on failing examples" 1 $?
+
+echo "$failures failure(s)"
+[[ $failures -eq 0 ]]
