@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
 """Prints doberman-guard check output (stdin) beside the payloads it answered, as a table."""
 import json
+import re
 import sys
+
+# The demo payloads carry fake credentials; the table shows their shape, never the value.
+TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,}")
+
+
+def redact(text):
+    return TOKEN.sub(lambda m: m.group(0)[:4] + "...", text)
 
 
 def describe(payload):
@@ -24,7 +32,7 @@ def main():
     if len(answers) != len(payloads):
         sys.exit(f"expected {len(payloads)} answers, got {len(answers)}")
     for p, a in zip(payloads, answers):
-        what = describe(p).replace("\n", "\\n")
+        what = redact(describe(p)).replace("\n", "\\n")
         if len(what) > 68:
             what = what[:65] + "..."
         rules = ", ".join(a["rules"][:3]) + (" ..." if len(a["rules"]) > 3 else "")

@@ -255,6 +255,15 @@ std::span<const char* const> PreferredPlatforms() {
   return kGeneric;
 }
 
+doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std::string* error) {
+  flatbuffers::Verifier verifier(payload.data(), payload.size(), 32, 4u << 20);
+  if (!fb::VerifyPackBuffer(verifier)) {
+    return Fail(DOBERMAN_E_STRUCTURE, "payload fails FlatBuffers verification", error);
+  }
+  Pack pack;
+  return DecodeTables(*fb::GetPack(payload.data()), &pack, error);
+}
+
 doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error) {
   auto pack = std::make_unique<Pack>();

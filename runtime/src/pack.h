@@ -112,6 +112,11 @@ struct LoadOptions {
 doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error);
 
+// Fuzzing hazard: verifies and decodes a bare FlatBuffers payload with no signature and no Hyperscan
+// databases. Never reachable from the public API; exists so fuzzers can reach the table decoder that
+// the signature otherwise shields.
+doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std::string* error);
+
 // The platform variant the current CPU runs best: "avx512", "avx2" or "generic".
 std::span<const char* const> PreferredPlatforms();
 

@@ -1,0 +1,1 @@
+case $x in a|b) rm -rf /;; (c) ls;& *) echo;;& esac; v=$(case $y in z) id;; esac)

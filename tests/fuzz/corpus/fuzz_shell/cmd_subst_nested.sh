@@ -1,0 +1,1 @@
+echo "$(echo "$(echo `id` $(whoami))")" x$(a;b|c)y

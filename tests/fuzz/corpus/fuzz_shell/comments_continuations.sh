@@ -1,0 +1,4 @@
+echo a # rm -rf /
+rm \
+ -rf \
+ / ; echo a#b '#' \#

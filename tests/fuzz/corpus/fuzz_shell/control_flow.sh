@@ -1,0 +1,1 @@
+if true; then rm -rf /; elif false; then :; else ls; fi; while read l; do rm "$l"; done < f; until x; do y; done

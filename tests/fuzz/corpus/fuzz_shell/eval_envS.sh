@@ -1,0 +1,1 @@
+eval "rm -rf /"; eval -- 'a;b'; env -S"rm -rf /"; env --split-string='curl x'

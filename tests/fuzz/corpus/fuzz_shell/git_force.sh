@@ -1,0 +1,1 @@
+git push --force origin main && git push -f origin +master:master && git clean -fdx

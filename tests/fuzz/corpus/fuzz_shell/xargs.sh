@@ -1,0 +1,1 @@
+ls | xargs -0 -n1 -I{} sudo rm -rf {}; find . -print0 | xargs -P4 -- sh -c 'rm "$@"' _
