@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -394,9 +396,8 @@ constexpr FoldRange kFoldRanges[] = {
     Offset(0xFF21, 0xFF3A, 'a'),
     Offset(0xFF3B, 0xFF5E, 0x5B),
     Text(0x107A5, "q"),  // modifier small q
-    // Mathematical alphanumeric symbols (the holes in the Latin part are unassigned; the letters
-    // that belong
-    // there live in Letterlike Symbols above, and computing the holes as letters too is harmless).
+    // Mathematical alphanumeric symbols. The holes in the Latin part are unassigned (those letters
+    // live in Letterlike Symbols above); computing them as letters too is harmless.
     Math(0x1D400, 0x1D6A3, RangeKind::kMathLatin),
     Text(0x1D6A4, "\u0131"),  // italic dotless i -> ı
     Text(0x1D6A5, "\u0237"),  // italic dotless j -> ȷ
@@ -426,6 +427,22 @@ constexpr bool RangesAreSortedAndDisjoint() {
 }
 static_assert(RangesAreSortedAndDisjoint(), "kFoldRanges must be sorted, disjoint, non-ASCII");
 
+// One bit per 256-code-point page that holds any table entry: most non-ASCII text (CJK, Arabic,
+// emoji ...) is in pages with nothing to fold and skips the search.
+constexpr size_t kPageCount = 0x110000 >> 8;
+using PageMask = std::array<uint64_t, kPageCount / 64>;
+
+constexpr PageMask MakePageMask() {
+  PageMask mask{};
+  for (const FoldRange& r : kFoldRanges) {
+    for (size_t page = r.first >> 8; page <= (r.last >> 8); ++page) {
+      mask[page / 64] |= uint64_t{1} << (page % 64);
+    }
+  }
+  return mask;
+}
+constexpr PageMask kFoldPages = MakePageMask();
+
 // What happens to one non-ASCII code point.
 enum class FoldAction : uint8_t { kKeep, kDrop, kBlank, kReplace };
 
@@ -454,6 +471,8 @@ char32_t MathGreek(uint32_t offset) {
 }
 
 Folded FoldCodePoint(char32_t cp) {
+  const size_t page = cp >> 8;
+  if (((kFoldPages[page / 64] >> (page % 64)) & 1) == 0) return {};
   const FoldRange* end = std::end(kFoldRanges);
   const FoldRange* r =
       std::upper_bound(std::begin(kFoldRanges), end, cp,
@@ -487,8 +506,8 @@ Folded FoldCodePoint(char32_t cp) {
   return {};
 }
 
-// ASCII byte classes for the fast path. kUpper is 1 so that `c + (kind << 5)` lower-cases
-// branch-free.
+// ASCII byte classes for the fast path. kUpper is 1 so that `c + (kind << 5)` lower-cases without
+// a branch.
 enum AsciiKind : uint8_t { kPlain = 0, kUpper = 1, kSpace = 2, kOtherSpace = 3, kNonAscii = 4 };
 
 constexpr std::array<uint8_t, 256> MakeAsciiKinds() {
@@ -509,6 +528,35 @@ constexpr std::array<uint8_t, 256> MakeAsciiKinds() {
   return t;
 }
 constexpr std::array<uint8_t, 256> kAsciiKinds = MakeAsciiKinds();
+
+// Eight bytes at a time (SWAR) for ordinary prose. A chunk is "plain" when every byte is printable
+// ASCII (0x20-0x7F) and no two spaces are adjacent: preceded by a visible byte and ending in one
+// (the caller checks both), it folds to itself apart from upper-case letters. Byte-wise sums below
+// stay under 0x100 because every byte is < 0x80 once the high bits are checked, so no carry crosses
+// bytes and the result does not depend on byte order.
+constexpr uint64_t kOnes = 0x0101010101010101ULL;
+constexpr uint64_t kHighBits = kOnes * 0x80;
+
+uint64_t LoadChunk(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+void StoreChunk(char* p, uint64_t v) { std::memcpy(p, &v, sizeof(v)); }
+
+bool IsPlainChunk(uint64_t x) {
+  if (x & kHighBits) return false;
+  const uint64_t controls = ~(x + kOnes * (0x80 - 0x20)) & kHighBits;  // bytes < 0x20
+  const uint64_t t = x ^ (kOnes * ' ');
+  const uint64_t spaces = ~(t + kOnes * 0x7F) & kHighBits;  // bytes == 0x20
+  return controls == 0 && (spaces & (spaces << 8)) == 0;
+}
+
+// The high bit of each byte that is 'A'-'Z'.
+uint64_t UpperMask(uint64_t x) {
+  return (x + kOnes * (0x80 - 'A')) & ~(x + kOnes * (0x80 - 'Z' - 1)) & kHighBits;
+}
 
 // -------------------------------------------------------------------------------------------------
 // Encoded runs.
@@ -616,8 +664,8 @@ size_t FoldText(std::string_view in, std::string* out) {
   out->clear();
   // Room invariant: out->size() - pos >= (n - i) + (ws_len > 0 ? 1 : 0). Every input byte writes at
   // most one output byte (a pending space is paid for by the white space it stands for); only
-  // replacements longer than their source (Ⅷ -> "viii") grow the buffer. So a reused `out` with
-  // capacity n never reallocates for ordinary text.
+  // replacements longer than their source (Ⅷ -> "viii", ǅ -> "dž": at most 3/2 of the input) grow
+  // the buffer. So a reused `out` with capacity n never reallocates for ordinary text.
   out->resize(n);
   char* dst = out->data();
   size_t pos = 0;
@@ -643,19 +691,33 @@ size_t FoldText(std::string_view in, std::string* out) {
     unsigned kind = kAsciiKinds[c];
     if (kind <= kUpper) {
       if (ws_len > 0) flush_space();
-      // Hot loop: printable ASCII and controls other than white space. Works on locals that the
-      // stores through `d` (a char*, which may alias anything) cannot be assumed to touch.
+      // Hot loop: printable ASCII and controls other than white space, on locals that the stores
+      // through `d` (a char*, which may alias anything) cannot be assumed to touch. The first byte
+      // is visible, so a chunk that follows it may contain single spaces.
       char* d = dst + pos;
       const unsigned char* s = src + i;
       const unsigned char* const end = src + n;
-      size_t upper = 0;
-      do {
-        *d++ = static_cast<char>(c + (kind << 5));
-        upper += kind;
-        if (++s == end) break;
+      size_t upper = kind;
+      *d++ = static_cast<char>(c + (kind << 5));
+      ++s;
+      for (;;) {
+        while (end - s >= 8 && s[7] != ' ') {
+          const uint64_t chunk = LoadChunk(s);
+          if (!IsPlainChunk(chunk)) break;
+          const uint64_t upper_bits = UpperMask(chunk);
+          StoreChunk(d, chunk | (upper_bits >> 2));
+          if (upper_bits != 0) upper += static_cast<size_t>(std::popcount(upper_bits));
+          s += 8;
+          d += 8;
+        }
+        if (s == end) break;
         c = *s;
         kind = kAsciiKinds[c];
-      } while (kind <= kUpper);
+        if (kind > kUpper) break;
+        *d++ = static_cast<char>(c + (kind << 5));
+        upper += kind;
+        ++s;
+      }
       pos = static_cast<size_t>(d - dst);
       i = static_cast<size_t>(s - src);
       changes += upper;
@@ -670,8 +732,8 @@ size_t FoldText(std::string_view in, std::string* out) {
     char32_t cp = 0;
     const size_t len = DecodeUtf8(src + i, n - i, &cp);
     if (len == 0) {
-      // Invalid byte: kept, unchanged, one byte at a time (a following valid sequence is decoded
-      // normally).
+      // Invalid byte: kept unchanged, one byte at a time, so a valid sequence right after it is
+      // still decoded.
       if (ws_len > 0) flush_space();
       dst[pos++] = static_cast<char>(c);
       ++i;
@@ -710,22 +772,20 @@ size_t FoldText(std::string_view in, std::string* out) {
 }
 
 // Scanning rules (one left-to-right pass from `from`, which acts as a boundary):
-//  - Alphabet run: a maximal stretch of [A-Za-z0-9+/_-]. Reported as kHex when it is all hex
-//  digits, of even
-//    length >= min_hex (a leading "0x" is allowed and left out of the run); otherwise as kBase64
-//    when it is at least min_base64 long, with up to two following '=' included. Nothing else is
-//    required of it (no mixed case or digit): words, identifiers and paths are reported too, and
-//    the rules decide.
-//  - Percent run: a maximal stretch of %XX escapes and unreserved characters [A-Za-z0-9._~-]
-//  holding at least
-//    min_percent escapes; it may start and end with unreserved characters
-//    ("ignore%20all%20previous%20x").
-//  - The first run to be confirmed wins and is returned whole: an alphabet run is confirmed at its
-//  end, a
-//    percent run at its min_percent-th escape. So runs never overlap, and each call reads at most
-//    three bytes past the run it returns, which keeps ForEachEncodedRun linear. Corollary: an
-//    alphabet run that ends inside a percent stretch before that stretch's min_percent-th escape is
-//    returned on its own, and the rest of the stretch is considered afresh from the run's end.
+//  * Alphabet run: a maximal stretch of [A-Za-z0-9+/_-]. It is kHex when it is all hex digits, of
+//    even length >= min_hex (a leading "0x" is allowed and left out of the run); otherwise it is
+//    kBase64 when at least min_base64 long, with up to two following '=' included. Nothing else is
+//    required (no mixed case or digit): long words, identifiers and paths are reported too, and
+//    the rules decide what they mean.
+//  * Percent run: a maximal stretch of %XX escapes and unreserved characters [A-Za-z0-9._~-] that
+//    holds at least min_percent escapes; it may start and end with unreserved characters, so
+//    "ignore%20all%20previous%20rules" is one run and decodes to the whole sentence.
+//  * The first run to be confirmed wins and is returned whole: an alphabet run is confirmed at its
+//    end, a percent run at its min_percent-th escape. So runs never overlap, and each call reads at
+//    most three bytes past the run it returns, which keeps ForEachEncodedRun linear overall.
+//    Corollary: an alphabet run that ends inside a percent stretch before that stretch's
+//    min_percent-th escape is returned on its own, and the rest of the stretch is considered
+//    afresh from the run's end.
 bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits,
                         EncodedRun* run) {
   const size_t n = text.size();
@@ -801,8 +861,8 @@ bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits&
         if (kBase64Values[static_cast<uint8_t>(ch)] == kInvalid) return false;
       }
       if (s.size() > max_in) {
-        s = s.substr(
-            0, max_in & ~size_t{3});  // whole quanta only; padding rules do not apply to a cut
+        // Whole quanta only; the padding rules do not apply to a cut run.
+        s = s.substr(0, max_in & ~size_t{3});
       } else if (s.size() % 4 == 1 || (pad > 0 && (s.size() + pad) % 4 != 0)) {
         return false;
       }
