@@ -171,6 +171,15 @@ class CallScanner {
       Scan(scope, field, unit, raw, false, origin_bit);
     }
     if (!sdb.has_decode_rules) return;
+    // Text spelled in invisible tag characters is rescanned as decoded text.
+    if (DecodeTagCharacters(raw, /*min_chars=*/4, &s_.decoded)) {
+      if (fold) {
+        FoldText(s_.decoded, &s_.decoded_folded);
+        Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
+      } else {
+        Scan(scope, field, unit, s_.decoded, true, origin_bit);
+      }
+    }
     const DecodeLimits& limits = pack_.limits.decode;
     bool overflow = ForEachEncodedRun(raw, limits, [&](const EncodedRun& run) {
       if (!DecodeRun(raw, run, limits, &s_.decoded)) return;

@@ -921,4 +921,25 @@ bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits&
   return false;
 }
 
+bool DecodeTagCharacters(std::string_view in, size_t min_chars, std::string* out) {
+  out->clear();
+  size_t found = 0;
+  // U+E0000-E007F is F3 A0 80 80 .. F3 A0 81 BF in UTF-8.
+  for (size_t i = in.find('\xF3'); i != std::string_view::npos && i + 3 < in.size();
+       i = in.find('\xF3', i + 1)) {
+    const auto b1 = static_cast<unsigned char>(in[i + 1]);
+    const auto b2 = static_cast<unsigned char>(in[i + 2]);
+    const auto b3 = static_cast<unsigned char>(in[i + 3]);
+    if (b1 != 0xA0 || (b2 != 0x80 && b2 != 0x81) || (b3 & 0xC0) != 0x80) continue;
+    const unsigned cp = ((b2 & 0x3Fu) << 6) | (b3 & 0x3Fu);  // offset within the tag block
+    if (cp >= 0x20 && cp <= 0x7E) {
+      out->push_back(static_cast<char>(cp));
+      ++found;
+    }
+    i += 3;
+  }
+  if (found < min_chars) out->clear();
+  return found >= min_chars && found > 0;
+}
+
 }  // namespace doberman::internal

@@ -52,6 +52,12 @@ bool ForEachEncodedRun(std::string_view text, const DecodeLimits& limits, F&& on
 // odd hex length); `out` is then empty. Decoded bytes are not interpreted further (one layer only).
 bool DecodeRun(std::string_view text, const EncodedRun& run, const DecodeLimits& limits, std::string* out);
 
+// "ASCII smuggling": Unicode tag characters U+E0020-E007E mirror printable ASCII and are invisible in
+// most interfaces, but models read them. Writes the ASCII they spell (other characters dropped) into
+// `out` and returns true when `in` holds at least `min_chars` of them; FoldText removes them, so the
+// hidden text is only seen through this view.
+bool DecodeTagCharacters(std::string_view in, size_t min_chars, std::string* out);
+
 // Implementation detail of ForEachEncodedRun, non-template so it lives in the .cc file.
 // Finds the first run starting at or after `from`; returns false when there is none.
 bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits, EncodedRun* run);
