@@ -28,51 +28,49 @@ bool ContainsCaseless(std::string_view hay, std::string_view needle) {
   return false;
 }
 
-// One identifier "word": lower, Capitalized or UPPER letters, optionally followed by a short number
-// (py311, v2, utf8), or a plain number. camelCase humps are split by the caller.
-bool IsPlainWord(std::string_view w) {
-  if (w.empty()) return true;
-  size_t i = 0;
-  while (i < w.size() && (IsLower(w[i]) || IsUpper(w[i]))) ++i;
-  size_t letters = i;
-  while (i < w.size() && IsDigit(w[i])) ++i;
-  size_t digits = i - letters;
-  if (i != w.size()) return false;
-  if (letters == 0) return true;  // a number
-  if (digits > 4) return false;
-  // Letter part: all lower, all upper, or one capital then lower.
-  bool all_lower = true, all_upper = true;
-  for (size_t k = 0; k < letters; ++k) {
-    all_lower = all_lower && IsLower(w[k]);
-    all_upper = all_upper && IsUpper(w[k]);
+// One atom of an identifier: a run of letters (all lower, all upper, or Capitalized) or of digits.
+// Long letter runs must look pronounceable: random runs are vowel-poor.
+bool IsPlainAtom(std::string_view a) {
+  if (IsDigit(a[0])) return a.size() <= 8;
+  bool all_lower = true, all_upper = true, capitalized = IsUpper(a[0]);
+  size_t vowels = 0;
+  for (size_t k = 0; k < a.size(); ++k) {
+    all_lower = all_lower && IsLower(a[k]);
+    all_upper = all_upper && IsUpper(a[k]);
+    if (k > 0) capitalized = capitalized && IsLower(a[k]);
+    char c = Lower(a[k]);
+    vowels += (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y');
   }
-  bool capitalized = IsUpper(w[0]);
-  for (size_t k = 1; k < letters && capitalized; ++k) capitalized = IsLower(w[k]);
   if (!(all_lower || all_upper || capitalized)) return false;
-  // Random lower-case runs are long and vowel-poor; real words have vowels.
-  if (letters >= 6) {
-    size_t vowels = 0;
-    for (size_t k = 0; k < letters; ++k) {
-      char c = Lower(w[k]);
-      vowels += (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y');
-    }
-    if (vowels * 5 < letters) return false;
-  }
-  return true;
+  return a.size() < 7 || vowels * 7 >= a.size();
 }
 
-// Splits camelCase (fooBarBaz, parseHTTPResponse) into humps and checks each.
-bool IsCamelIdentifier(std::string_view w) {
-  size_t start = 0;
-  for (size_t i = 1; i <= w.size(); ++i) {
-    bool boundary = i == w.size() || (IsUpper(w[i]) && IsLower(w[i - 1])) ||
-                    (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
-    if (boundary) {
-      if (!IsPlainWord(w.substr(start, i - start))) return false;
-      start = i;
-    }
+// One segment between separators: split at camelCase humps and letter/digit boundaries into atoms.
+// (Also used for segments of paths and dotted names.)
+// Real identifiers have few, long atoms (approximateCubicArcLength); random base62 has many short
+// ones (Wf3PzCwtzcw), so a long segment whose atoms average under 3 characters is not excused.
+bool IsIdentifierSegment(std::string_view w) {
+  if (w.empty()) return true;
+  if (w.size() >= 12 && LooksLikeHashOrUuid(std::string(w) + std::string(32, '0'))) {
+    bool digit = false, letter = false;
+    for (char c : w) (IsDigit(c) ? digit : letter) = true;
+    if (digit && letter) return true;  // a commit id or digest inside a path
   }
-  return true;
+  size_t atoms = 0, digit_runs = 0, start = 0;
+  for (size_t i = 1; i <= w.size(); ++i) {
+    bool boundary =
+        i == w.size() || (IsDigit(w[i]) != IsDigit(w[i - 1])) ||
+        (IsUpper(w[i]) && IsLower(w[i - 1])) ||
+        (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
+    if (!boundary) continue;
+    std::string_view atom = w.substr(start, i - start);
+    if (!(IsLower(atom[0]) || IsUpper(atom[0]) || IsDigit(atom[0])) || !IsPlainAtom(atom)) return false;
+    ++atoms;
+    digit_runs += IsDigit(atom[0]) ? 1 : 0;
+    start = i;
+  }
+  // Identifiers carry a version or an index, not digits sprinkled throughout (k3x9q2...).
+  return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms);
 }
 
 }  // namespace
@@ -121,9 +119,11 @@ bool LooksLikePlaceholder(std::string_view v) {
   for (std::string_view m : kMarkers) {
     if (ContainsCaseless(v, m)) return true;
   }
-  if (v.front() == '$' || v.front() == '%' || v.front() == '/' || v.front() == '~' ||
+  // A variable reference, not a value. (Paths are the identifier exemption's business: a leading
+  // '/' alone would excuse one random base64 secret in 64.)
+  if (v.front() == '$' || v.front() == '%' || v.front() == '~' ||
       (v.front() == '.' && v.size() > 1 && v[1] == '/')) {
-    return true;  // a variable reference or a path, not a value
+    return true;
   }
   if (ContainsCaseless(v, "process.env") || ContainsCaseless(v, "os.environ") ||
       ContainsCaseless(v, "getenv") || ContainsCaseless(v, "://")) {
@@ -133,7 +133,7 @@ bool LooksLikePlaceholder(std::string_view v) {
   bool same = true, ascending = true;
   for (size_t i = 1; i < v.size(); ++i) {
     same = same && v[i] == v[0];
-    ascending = ascending && v[i] == v[i - 1] + 1;
+    ascending = ascending && (v[i] == v[i - 1] + 1 || (v[i - 1] == '9' && v[i] == '0'));
   }
   return same || ascending;
 }
@@ -157,9 +157,10 @@ bool LooksLikeHashOrUuid(std::string_view v) {
 bool LooksLikeIdentifierOrPath(std::string_view v) {
   size_t start = 0, parts = 0;
   for (size_t i = 0; i <= v.size(); ++i) {
-    if (i == v.size() || v[i] == '/' || v[i] == '_' || v[i] == '.' || v[i] == '-') {
+    if (i == v.size() || v[i] == '/' || v[i] == '_' || v[i] == '.' || v[i] == '-' || v[i] == '=' ||
+        v[i] == '+' || v[i] == ':') {
       std::string_view part = v.substr(start, i - start);
-      if (!IsCamelIdentifier(part)) return false;
+      if (!IsIdentifierSegment(part)) return false;
       ++parts;
       start = i + 1;
     }

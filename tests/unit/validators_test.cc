@@ -1,0 +1,77 @@
+// Validators: entropy, value extraction, the placeholder filter and the hash/identifier exemptions,
+// on concrete shapes (statistical recall costs are measured by tests/quality/exemption_cost.cc).
+#include "validators.h"
+
+#include <gtest/gtest.h>
+
+namespace doberman::internal {
+namespace {
+
+TEST(Validators, Entropy) {
+  EXPECT_DOUBLE_EQ(ShannonEntropy(""), 0);
+  EXPECT_DOUBLE_EQ(ShannonEntropy("aaaa"), 0);
+  EXPECT_DOUBLE_EQ(ShannonEntropy("abab"), 1);
+  EXPECT_GT(ShannonEntropy("k8Qz2LmX9vRt4WpB7nYc3JdF"), 4.0);
+}
+
+TEST(Validators, ExtractValue) {
+  std::string t = "API_KEY=\"k8Qz2LmX9vRt4WpB7nYc3JdF\";";
+  EXPECT_EQ(ExtractValue(t, 0, t.size()), "k8Qz2LmX9vRt4WpB7nYc3JdF");
+  std::string u = "token: abcdEFGH1234ijklMNOP";
+  EXPECT_EQ(ExtractValue(u, 0, u.size()), "abcdEFGH1234ijklMNOP");
+  // Without an assignment the match widens to the whole token.
+  std::string w = "see xyzAB12cdEF34ghIJ56klMN here";
+  EXPECT_EQ(ExtractValue(w, 8, 12), "xyzAB12cdEF34ghIJ56klMN");
+  EXPECT_EQ(ExtractValue(w, 10, 5), "");  // inverted span
+  EXPECT_EQ(ExtractValue(w, 0, 999), "");
+}
+
+TEST(Validators, Placeholders) {
+  for (const char* p : {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
+                        "$SECRET_VALUE", "os.environ['X']", "process.env.API_KEY", "1234567890",
+                        "aaaaaaaaaaaa", "https://example.com/x", "REDACTED", "short"}) {
+    EXPECT_TRUE(LooksLikePlaceholder(p)) << p;
+  }
+  for (const char* s : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "/Wf3PzCwtzcwHmBgYGcwbZz8", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}) {
+    EXPECT_FALSE(LooksLikePlaceholder(s)) << s;
+  }
+}
+
+TEST(Validators, HashesAndUuids) {
+  EXPECT_TRUE(LooksLikeHashOrUuid("7ee81c8821671157968b097f3e55309a1faa511e"));
+  EXPECT_TRUE(LooksLikeHashOrUuid("123e4567-e89b-12d3-a456-426614174000"));
+  EXPECT_FALSE(LooksLikeHashOrUuid("7ee81c88216711"));  // too short for a digest
+  EXPECT_FALSE(LooksLikeHashOrUuid("k8Qz2LmX9vRt4WpB7nYc3JdFk8Qz2LmX"));
+}
+
+TEST(Validators, IdentifiersAndPaths) {
+  for (const char* id : {"approximateCubicArcLength", "__pyx_api_f_4lxml_5etree_elementFactory",
+                         "category=DeprecationWarning", "com/python/cpython/commit/a24107b04c1277e3c1105f98aff5bfa3a98b33a0",
+                         "PYTHONIC_INCLUDE_NUMPY_INTERSECT1D_HPP", "usr/lib/x86_64-linux-gnu/libhs.so",
+                         "test_in1d_with_arrays_containing_tuples", "parseHTTPResponseHeaders"}) {
+    EXPECT_TRUE(LooksLikeIdentifierOrPath(id)) << id;
+  }
+  for (const char* secret : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "Wf3PzCwtzcwHmBgYGcwbZz8wHaCAQ",
+                             "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8"}) {
+    EXPECT_FALSE(LooksLikeIdentifierOrPath(secret)) << secret;
+  }
+}
+
+TEST(Validators, PassesValidatorsCombines) {
+  ValidatorSpec spec;
+  spec.min_entropy = 3.5;
+  spec.min_length = 20;
+  spec.placeholder = true;
+  spec.exempt_hashes = true;
+  spec.exempt_identifiers = true;
+  auto passes = [&](const std::string& t) { return PassesValidators(spec, t, 0, t.size()); };
+  EXPECT_TRUE(passes("SECRET=k8Qz2LmX9vRt4WpB7nYc3JdF"));
+  EXPECT_FALSE(passes("SECRET=your_secret_key_goes_here"));
+  EXPECT_FALSE(passes("SECRET=7ee81c8821671157968b097f3e55309a"));
+  EXPECT_FALSE(passes("SECRET=DeprecationWarningCategory"));
+  EXPECT_FALSE(passes("SECRET=short"));
+  EXPECT_FALSE(passes("SECRET=abababababababababababab"));  // low entropy
+}
+
+}  // namespace
+}  // namespace doberman::internal
