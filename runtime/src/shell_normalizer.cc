@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 
 namespace doberman::internal {
 namespace {
@@ -30,9 +29,9 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 constexpr size_t kDepthCap = 256;
 
 // Word flags.
-constexpr uint32_t kQuoted = 1U << 0;      // some part was quoted or escaped
-constexpr uint32_t kSubst = 1U << 1;       // contains $(...), `...`, <(...), >(...), ${...} or $((...))
-constexpr uint32_t kRedir = 1U << 2;       // a redirection: Word::op operator bytes, then the target
+constexpr uint32_t kQuoted = 1U << 0;  // some part was quoted or escaped
+constexpr uint32_t kSubst = 1U << 1;   // contains $(...), `...`, <(...), >(...), ${...} or $((...))
+constexpr uint32_t kRedir = 1U << 2;   // a redirection: Word::op operator bytes, then the target
 constexpr uint32_t kHereString = 1U << 3;  // `<<<word`
 constexpr uint32_t kHeredoc = 1U << 4;     // `<<DELIM` / `<<-DELIM`
 
@@ -183,11 +182,16 @@ struct Ctx {
   void Raise(ShellStatus s) {
     auto rank = [](ShellStatus x) {
       switch (x) {
-        case ShellStatus::kOk: return 0;
-        case ShellStatus::kUnbalanced: return 1;
-        case ShellStatus::kTooLong: return 2;
-        case ShellStatus::kTooDeep: return 3;
-        case ShellStatus::kTooManySegments: return 4;
+        case ShellStatus::kOk:
+          return 0;
+        case ShellStatus::kUnbalanced:
+          return 1;
+        case ShellStatus::kTooLong:
+          return 2;
+        case ShellStatus::kTooDeep:
+          return 3;
+        case ShellStatus::kTooManySegments:
+          return 4;
       }
       return 4;
     };
@@ -271,7 +275,8 @@ struct ShellNormalizer::Impl {
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
   std::string* NewSegment();
   void AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const;
-  void AppendArgs(std::string* s, const Level& lv, std::string_view argv0, size_t j, size_t e) const;
+  void AppendArgs(std::string* s, const Level& lv, std::string_view argv0, size_t j,
+                  size_t e) const;
 };
 
 // ---------------------------------------------------------------------------------------------------------
@@ -403,8 +408,8 @@ void ShellNormalizer::Impl::OpenParen(size_t depth, ListState* st) {
     ++pos;
     return;
   }
-  const bool arith_position =
-      lv.words.empty() || (lv.words.size() == 1 && lv.words[0].flags == 0 && View(lv, lv.words[0]) == "for");
+  const bool arith_position = lv.words.empty() || (lv.words.size() == 1 && lv.words[0].flags == 0 &&
+                                                   View(lv, lv.words[0]) == "for");
   if (arith_position && At(pos + 1) == '(') {
     const size_t end = ArithEnd(pos + 2);
     if (end != kNone) {  // `(( expr ))`: not a command, but substitutions inside it run
@@ -503,8 +508,7 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
   // `{rm,-rf,/}`: an unquoted brace list expands to one word per item (the classic spelling without
   // spaces). Only the simple, unnested form; the items are slices of the same bytes.
   if (plain && v.size() >= 3 && v.front() == '{' && v.back() == '}' &&
-      v.find(',') != std::string_view::npos &&
-      v.find_first_of("{}", 1) == v.size() - 1) {
+      v.find(',') != std::string_view::npos && v.find_first_of("{}", 1) == v.size() - 1) {
     size_t item = 1;
     for (size_t k = 1; k < v.size(); ++k) {
       if (v[k] != ',' && v[k] != '}') continue;
@@ -593,7 +597,7 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
           line_start = c == '\n';
           lv.aux.push_back(c);
         }
-        ParseText(std::string_view(lv.aux).substr(mark), depth + 1);
+        ParseText(std::string_view{lv.aux}.substr(mark), depth + 1);
         lv.aux.resize(mark);
       }
     } else if (!h.quoted) {
@@ -720,8 +724,9 @@ void ShellNormalizer::Impl::ReadRedirection(size_t depth, ListState* st, size_t 
   w.flags = kRedir | (heredoc ? kHeredoc : 0) | (herestring ? kHereString : 0);
   SkipBlanks();
   Word t;
-  const bool has_target = pos < in.size() && (!EndsWord(in[pos]) ||
-                                              ((in[pos] == '<' || in[pos] == '>') && At(pos + 1) == '('));
+  const bool has_target =
+      pos < in.size() &&
+      (!EndsWord(in[pos]) || ((in[pos] == '<' || in[pos] == '>') && At(pos + 1) == '('));
   if (!has_target || !ReadWord(depth, &t)) {
     ctx.Raise(ShellStatus::kUnbalanced);  // bash: syntax error near unexpected token
   } else {
@@ -819,21 +824,39 @@ void ShellNormalizer::Impl::ReadAnsiC(std::string* sink) {
     const char e = in[pos + 1];
     pos += 2;
     switch (e) {
-      case 'a': put(7); break;
-      case 'b': put(8); break;
+      case 'a':
+        put(7);
+        break;
+      case 'b':
+        put(8);
+        break;
       case 'e':
-      case 'E': put(27); break;
-      case 'f': put(12); break;
-      case 'n': put(10); break;
-      case 'r': put(13); break;
-      case 't': put(9); break;
-      case 'v': put(11); break;
+      case 'E':
+        put(27);
+        break;
+      case 'f':
+        put(12);
+        break;
+      case 'n':
+        put(10);
+        break;
+      case 'r':
+        put(13);
+        break;
+      case 't':
+        put(9);
+        break;
+      case 'v':
+        put(11);
+        break;
       case '\\':
       case '\'':
       case '"':
-      case '?': put(static_cast<unsigned char>(e)); break;
-      case 'c':
-        if (pos < in.size()) {
+      case '?':
+        put(static_cast<unsigned char>(e));
+        break;
+      case 'c':  // \cX is control-X; the closing quote is never the X (bash finds it first)
+        if (pos < in.size() && in[pos] != '\'') {
           put(static_cast<unsigned char>(in[pos]) & 0x1F);
           ++pos;
         } else {
@@ -955,7 +978,7 @@ uint32_t ShellNormalizer::Impl::ReadBacktick(size_t depth, std::string* sink, bo
     ++pos;
   }
   if (!closed) ctx.Raise(ShellStatus::kUnbalanced);
-  const std::string_view inner = std::string_view(aux).substr(mark);
+  const std::string_view inner = std::string_view{aux}.substr(mark);
   if (IsEmptyCommand(inner)) {
     aux.resize(mark);
     return kQuoted;
@@ -1072,7 +1095,8 @@ std::string* ShellNormalizer::Impl::NewSegment() {
   return s;
 }
 
-void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const {
+void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t b,
+                                         size_t e) const {
   for (size_t j = b; j < e; ++j) {
     const Word& w = lv.words[j];
     if ((w.flags & kRedir) == 0) continue;
@@ -1086,15 +1110,15 @@ void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t
 
 // Arguments j.. of a command: combined short flags split for split_flag_commands, then aliases, both
 // until `--`.
-void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, std::string_view argv0, size_t j,
-                                       size_t e) const {
+void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, std::string_view argv0,
+                                       size_t j, size_t e) const {
   const bool split = norm.split_flag_commands_.find(argv0) != norm.split_flag_commands_.end();
   const auto found = norm.aliases_.find(argv0);
   const StringMap<std::string>* aliases = found == norm.aliases_.end() ? nullptr : &found->second;
   auto aliased = [aliases](std::string_view flag) -> std::string_view {
     if (aliases == nullptr) return flag;
     const auto it = aliases->find(flag);
-    return it == aliases->end() ? flag : std::string_view(it->second);
+    return it == aliases->end() ? flag : std::string_view{it->second};
   };
   bool options = split || aliases != nullptr;
   for (; j < e; ++j) {
@@ -1122,8 +1146,8 @@ void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, std::str
 }
 
 // Emits the command made of words [b, e) of `lv` (and, first, the commands inside it).
-void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth, size_t pipeline,
-                                        bool with_redirs) {
+void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth,
+                                        size_t pipeline, bool with_redirs) {
   if (ctx.stop) return;
   auto next = [&](size_t i) {
     while (i < e && (lv.words[i].flags & kRedir) != 0) ++i;
@@ -1189,8 +1213,15 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   }
 
   const Word& cmd = lv.words[i];
-  const std::string_view argv0 =
-      (cmd.flags & kSubst) != 0 ? View(lv, cmd) : Basename(View(lv, cmd));
+  const std::string_view name = View(lv, cmd);
+  const bool spaced = std::any_of(name.begin(), name.end(), IsWhite);
+  // A basename is meaningless for a substitution's text or a string with spaces in it.
+  const std::string_view argv0 = (cmd.flags & kSubst) != 0 || spaced ? name : Basename(name);
+  if (spaced && wrapper != kNone) {
+    // No program has a name like `rm -rf /`, but wrappers such as watch and parallel run their words
+    // through `sh -c`: read them as a command line too (over-inclusive at worst).
+    HandleJoined(lv, std::string_view(), i, e, depth);
+  }
   if (norm.shells_.find(argv0) != norm.shells_.end()) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {
@@ -1281,7 +1312,7 @@ void ShellNormalizer::Impl::HandleJoined(Level& lv, std::string_view head, size_
     if (aux.size() > mark) aux.push_back(' ');
     aux.append(View(lv, w));
   }
-  ParseText(std::string_view(aux).substr(mark), depth + 1);
+  ParseText(std::string_view{aux}.substr(mark), depth + 1);
   aux.resize(mark);
 }
 

@@ -83,16 +83,16 @@ struct SegmentList {
   // that reuses its SegmentList pays no allocation once capacities have grown. Not output; never read it.
   struct Scratch {
     struct Word {
-      size_t begin = 0;   // offset of the unquoted bytes in Level::bytes
+      size_t begin = 0;  // offset of the unquoted bytes in Level::bytes
       size_t size = 0;
-      size_t plain = 0;   // length of the leading run that came from unquoted, unescaped literal text
-      uint32_t op = 0;    // redirection words: length of the operator that precedes the target
+      size_t plain = 0;  // length of the leading run that came from unquoted, unescaped text
+      uint32_t op = 0;   // redirection words: length of the operator that precedes the target
       uint32_t flags = 0;
     };
     struct Heredoc {
-      size_t delim_begin = 0;  // offset in Level::delims
+      size_t delim_begin = 0;   // offset in Level::delims
       size_t delim_size = 0;
-      size_t pipeline = 0;     // pipeline of the command that opened it
+      size_t pipeline = 0;      // pipeline of the command that opened it
       bool strip_tabs = false;  // `<<-`
       bool quoted = false;      // delimiter was quoted: the body is not expanded
       bool commands = false;    // the body feeds a shell: parse it as commands
@@ -124,6 +124,19 @@ class ShellNormalizer {
   //    redirection without target; the segments are what a best-effort reading gives.
   // Segments of an inner command (substitution, `sh -c` payload, eval, find -exec) come before the
   // segment of the command that contains it; a here-document body fed to a shell comes after it.
+  //
+  // Reading rules beyond plain bash tokenizing, all towards seeing the command bash would run:
+  //  - reserved words (if/then/else/elif/fi, while/until/do/done, case patterns/esac, `!`, `time [-p]`,
+  //    coproc, function definitions) are not commands: their bodies are;
+  //  - `rm${IFS}-rf`, `{rm,-rf,/}` (a plain, unnested brace list) and `r$()m` are split/joined as bash
+  //    expands them; other parameters and globs stay as text;
+  //  - a here-document is parsed as commands when its command is a shell without -c, or a later command
+  //    of the same pipeline is (`cat <<EOF | sh`); an unquoted one's substitutions are parsed anyway;
+  //    a shell's here-string is parsed as commands too;
+  //  - `eval ARGS`, `env -S STRING ARGS` and a wrapped command word containing white space
+  //    (`watch 'a; b'`) are parsed as command lines (env -S then emits no env segment);
+  //  - find -exec/-execdir/-ok/-okdir end at `;` or at `+` right after `{}`.
+  //  - CR, VT, FF and NUL separate words (bash only uses space and tab) so they cannot hide an argument.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

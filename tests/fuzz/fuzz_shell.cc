@@ -26,8 +26,10 @@ void Check(bool ok) {
 ShellTables PackTables() {
   ShellTables t;
   t.wrappers = {
-      {"sudo", {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host",
-                "--prompt", "--chdir"}, 0},
+      {"sudo",
+       {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host",
+        "--prompt", "--chdir"},
+       0},
       {"doas", {"-u", "-C"}, 0},
       {"env", {"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}, 0},
       {"nice", {"-n", "--adjustment"}, 0},
@@ -44,24 +46,28 @@ ShellTables PackTables() {
       {"strace", {"-e", "-o", "-p", "-s", "-u", "-E", "-P", "-O", "-S", "-X", "-b", "-a", "-I"}, 0},
       {"taskset", {}, 1},
       {"flock", {"-w", "-E", "--timeout", "--conflict-exit-code"}, 1},
-      {"xargs", {"-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "--max-args",
-                 "--max-procs", "--delimiter", "--arg-file", "--replace"}, 0},
+      {"xargs",
+       {"-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "--max-args",
+        "--max-procs", "--delimiter", "--arg-file", "--replace"},
+       0},
       {"runuser", {"-u", "-g", "-G", "--user", "--group"}, 0},
       {"watch", {"-n", "-d", "--interval"}, 0},
       {"chrt", {}, 1},
       {"script", {"-c", "--command"}, 0},
   };
   t.shells = {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox", "su"};
-  t.split_flag_commands = {"rm",   "cp",    "mv",    "chmod",  "chown", "chgrp", "git",     "rsync",
-                           "tar",  "nc",    "ncat",  "netcat", "ssh",   "scp",   "kill",    "pkill",
-                           "dd",   "shred", "wipefs", "mkfs",  "curl",  "wget",  "socat",   "ln",
-                           "docker", "kubectl", "sed", "grep", "ls",    "killall"};
+  t.split_flag_commands = {
+      "rm",   "cp",     "mv",    "chmod", "chown",  "chgrp",   "git", "rsync", "tar",    "nc",
+      "ncat", "netcat", "ssh",   "scp",   "kill",   "pkill",   "dd",  "shred", "wipefs", "mkfs",
+      "curl", "wget",   "socat", "ln",    "docker", "kubectl", "sed", "grep",  "ls",     "killall"};
   t.aliases = {
-      {"rm", "--recursive", "-r"},   {"rm", "-R", "-r"},           {"rm", "--force", "-f"},
-      {"rm", "--no-preserve-root", "--no-preserve-root"},          {"chmod", "--recursive", "-R"},
-      {"chown", "--recursive", "-R"}, {"git", "--force", "-f"},    {"git", "--delete", "-d"},
-      {"shred", "--remove", "-u"},   {"nc", "--exec", "-e"},       {"ncat", "--sh-exec", "-c"},
-      {"curl", "--data", "-d"},      {"curl", "--upload-file", "-T"}, {"cp", "-R", "-r"},
+      {"rm", "--recursive", "-r"},     {"rm", "-R", "-r"},
+      {"rm", "--force", "-f"},         {"rm", "--no-preserve-root", "--no-preserve-root"},
+      {"chmod", "--recursive", "-R"},  {"chown", "--recursive", "-R"},
+      {"git", "--force", "-f"},        {"git", "--delete", "-d"},
+      {"shred", "--remove", "-u"},     {"nc", "--exec", "-e"},
+      {"ncat", "--sh-exec", "-c"},     {"curl", "--data", "-d"},
+      {"curl", "--upload-file", "-T"}, {"cp", "-R", "-r"},
   };
   return t;
 }
@@ -79,9 +85,12 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
   Check(warm->count <= warm->segments.size());
   // Too long is reported unless something more severe was.
   if (status == ShellStatus::kTooLong) Check(input.size() > limits.max_bytes);
-  if (input.size() > limits.max_bytes) Check(status != ShellStatus::kOk && status != ShellStatus::kUnbalanced);
-  // Nothing but unquoting, `'\''`-style quoting and flag splitting changes a word's length, and each
-  // at most multiplies it by a small constant.
+  if (input.size() > limits.max_bytes) {
+    Check(status != ShellStatus::kOk && status != ShellStatus::kUnbalanced);
+  }
+  // A segment is made of words of the input: unquoting only shrinks them, backticks grow by one byte
+  // (`$(`...`)`), `'\''` quoting at most quadruples a quote and flag splitting at most triples a
+  // flag, so a segment can never be far longer than the input.
   const size_t bound = 8 * input.size() + 64;
   for (size_t i = 0; i < warm->count; ++i) {
     Check(!warm->segments[i].empty());
