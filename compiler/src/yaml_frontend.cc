@@ -3,8 +3,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <string_view>
 
 namespace doberman::compiler {
 namespace {
@@ -304,12 +306,99 @@ class YamlReader {
   Diagnostics& diags_;
 };
 
+// yaml-cpp parses recursively: `[[[[...` or `- - - - ...` thousands deep overflows the stack (found
+// by fuzzing). This bounds the nesting before yaml-cpp sees the text, from above: per line, the
+// indentation plus every `-`/`?` indicator plus the flow brackets open at any point (brackets and
+// indicators count only where a token starts; quoted scalars and comments are skipped). Rule files
+// nest five or six levels; the bound only has to stay far below what overflows.
+constexpr size_t kMaxYamlDepth = 200;
+
+size_t NestingBound(std::string_view text) {
+  size_t worst = 0;
+  size_t flow = 0;  // open [ and { (carried across lines)
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t indent = 0;
+    while (i < text.size() && text[i] == ' ') ++indent, ++i;
+    size_t indicators = 0;
+    bool token_start = true;
+    while (i < text.size() && text[i] != '\n') {
+      char c = text[i];
+      if (token_start && (c == '\'' || c == '"')) {
+        // Skip a quoted scalar (it may span lines; good enough for a bound).
+        char q = c;
+        ++i;
+        while (i < text.size() && text[i] != q) i += (q == '"' && text[i] == '\\') ? 2 : 1;
+        ++i;
+        token_start = false;
+        continue;
+      }
+      if (token_start && c == '#') {
+        while (i < text.size() && text[i] != '\n') ++i;
+        break;
+      }
+      if (token_start && (c == '[' || c == '{')) {
+        ++flow;
+      } else if (c == ']' || c == '}') {
+        flow = flow > 0 ? flow - 1 : 0;
+      } else if (token_start && (c == '-' || c == '?') &&
+                 (i + 1 >= text.size() || text[i + 1] == ' ' || text[i + 1] == '\n')) {
+        ++indicators;
+      }
+      worst = std::max(worst, indent + indicators + flow);
+      token_start = c == ' ' || c == '\t' || c == '[' || c == '{' || c == ',' || c == ':';
+      ++i;
+    }
+    worst = std::max(worst, indent + indicators + flow);
+    ++i;
+  }
+  return worst;
+}
+
+// Aliases share nodes, and the reader walks each reference again: `[*a, *a, ...]` over a large
+// anchored list multiplies work and memory. This counts the nodes the reader would visit, each
+// distinct node once (identified by its position in the text), and refuses past kMaxYamlNodes.
+constexpr size_t kMaxYamlNodes = 1u << 20;
+
+size_t ExpandedSize(const YAML::Node& n, std::map<size_t, size_t>* memo, size_t depth) {
+  if (depth > kMaxYamlDepth) return kMaxYamlNodes + 1;
+  const size_t pos = static_cast<size_t>(std::max(0, n.Mark().pos));
+  auto it = memo->find(pos);
+  if (it != memo->end() && !n.IsScalar()) return it->second;
+  size_t total = 1;
+  if (n.IsSequence()) {
+    for (const YAML::Node& c : n) {
+      total += ExpandedSize(c, memo, depth + 1);
+      if (total > kMaxYamlNodes) break;
+    }
+  } else if (n.IsMap()) {
+    for (const auto& kv : n) {
+      total += ExpandedSize(kv.first, memo, depth + 1) + ExpandedSize(kv.second, memo, depth + 1);
+      if (total > kMaxYamlNodes) break;
+    }
+  }
+  if (!n.IsScalar()) (*memo)[pos] = total;
+  return total;
+}
+
 }  // namespace
 
 ParsedFile ParseYamlFile(const SourceMap& sources, uint32_t file, Diagnostics& diags) {
+  if (NestingBound(sources.Text(file)) > kMaxYamlDepth) {
+    diags.Error("E1002", Loc{file, 1, 1, 1},
+                "YAML nested too deeply (more than " + std::to_string(kMaxYamlDepth) + " levels)",
+                "", "rule files nest a few levels; check for runaway brackets or dashes");
+    return {};
+  }
   YAML::Node root;
   try {
     root = YAML::Load(sources.Text(file));
+    std::map<size_t, size_t> memo;
+    if (ExpandedSize(root, &memo, 0) > kMaxYamlNodes) {
+      diags.Error("E1002", Loc{file, 1, 1, 1}, "YAML too large once aliases are expanded",
+                  "", "more than " + std::to_string(kMaxYamlNodes) + " nodes; avoid *aliases");
+      return {};
+    }
   } catch (const YAML::ParserException& e) {
     Loc loc{file, static_cast<uint32_t>(std::max(0, e.mark.line) + 1),
             static_cast<uint32_t>(std::max(0, e.mark.column) + 1), 1};
