@@ -22,7 +22,8 @@ hs_platform_info_t Platform(const std::string& name) {
 unsigned int EffectiveFlags(const IrPattern& p) {
   // SINGLEMATCH keeps callbacks to one per pattern and unit where no span is needed; SOM cannot be
   // combined with it (toolchain.md pitfall 4).
-  return p.hs_flags | (p.som ? HS_FLAG_SOM_LEFTMOST : HS_FLAG_SINGLEMATCH);
+  if (p.som) return p.hs_flags | HS_FLAG_SOM_LEFTMOST;
+  return p.hs_flags | (p.every_match ? 0u : HS_FLAG_SINGLEMATCH);
 }
 
 // Hyperscan reports positions as "at index N"; move the caret there when it does.
@@ -75,12 +76,28 @@ std::string HyperscanVersion() { return hs_version(); }
 bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledDatabase>* out) {
   std::vector<bool> valid;
   if (!ValidatePatterns(pack, diags, &valid)) return false;
+  // Raw-text scopes share one database: secret shapes apply to most of them, and one copy of a
+  // database is several times smaller than four (load time is signature time, linear in size).
+  constexpr uint32_t kSharedText = (1u << internal::kScopeCommandText) | (1u << internal::kScopePath) |
+                                   (1u << internal::kScopeContent) | (1u << internal::kScopeUrl) |
+                                   (1u << internal::kScopeArgs) | (1u << internal::kScopePromptText);
+  std::vector<uint32_t> groups;
   for (int scope = 0; scope < internal::kScopeCount; ++scope) {
+    if ((kSharedText & (1u << scope)) == 0) groups.push_back(1u << scope);
+  }
+  groups.push_back(kSharedText);
+  for (const uint32_t group : groups) {
     std::vector<uint32_t> ids;
+    uint32_t served = 0;
     for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
-      if (pack.rules[pack.patterns[i].rule].scopes & (1u << scope)) ids.push_back(i);
+      const uint32_t scopes = pack.rules[pack.patterns[i].rule].scopes & group;
+      if (scopes != 0) {
+        ids.push_back(i);
+        served |= scopes;
+      }
     }
     if (ids.empty()) continue;
+    const int scope = __builtin_ctz(served);
     for (const std::string& platform_name : pack.platforms) {
       hs_platform_info_t platform = Platform(platform_name);
       // Retry without each pattern the set compiler rejects, so that one run reports all of them.
@@ -107,6 +124,7 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
           }
           CompiledDatabase cd;
           cd.scope = scope;
+          cd.scopes = served;
           cd.platform = platform_name;
           cd.pattern_ids = ids;
           cd.bytes.assign(reinterpret_cast<uint8_t*>(bytes), reinterpret_cast<uint8_t*>(bytes) + size);
@@ -120,8 +138,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
         hs_free_compile_error(err);
         if (index < 0 || static_cast<size_t>(index) >= ids.size()) {
           diags.Error("E4004", pack.manifest_loc,
-                      std::string("Hyperscan cannot compile the ") + kScopeNames[scope] +
-                          " database: " + msg,
+                      std::string("Hyperscan cannot compile the database of scope ") +
+                          kScopeNames[scope] + " and the scopes sharing it: " + msg,
                       "", "split the pack or simplify its largest patterns");
           return false;
         }

@@ -147,7 +147,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     for (uint32_t i = 0; i < p.databases()->size(); ++i) {
       const fb::Database* d = p.databases()->Get(i);
       o += std::string(i ? "," : "") + "{\"scope\":";
-      J(kScopeNames[static_cast<int>(d->scope())], &o);
+      J(d->scopes() != 0 ? Scopes(d->scopes()) : kScopeNames[static_cast<int>(d->scope())], &o);
       o += ",\"platform\":";
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +

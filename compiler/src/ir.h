@@ -22,7 +22,8 @@ using internal::WhenOp;
 struct IrPattern {
   std::string expression;
   unsigned int hs_flags = 0;  // without SOM; the Hyperscan stage adds it when `som` is set
-  bool som = false;           // needs a start offset (validators, mention checks, `som` flag)
+  bool som = false;           // needs a start offset (mention checks, `som` flag)
+  bool every_match = false;   // validators judge each match: no SINGLEMATCH
   Role role = Role::kAny;
   uint32_t rule = 0;
   Loc loc;

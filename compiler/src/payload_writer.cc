@@ -47,7 +47,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<Compiled
   std::vector<flatbuffers::Offset<fb::Database>> dbs;
   for (const CompiledDatabase& d : databases) {
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
-                                     b.CreateVector(d.pattern_ids), b.CreateVector(d.bytes)));
+                                     b.CreateVector(d.pattern_ids), b.CreateVector(d.bytes), d.scopes));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {

@@ -21,6 +21,7 @@ struct UnitContext {
   doberman_field field;
   uint32_t unit;
   uint32_t origin_bit;
+  uint32_t scope_bit;  // databases are shared between raw-text scopes: filter by the rule's scopes
   bool decoded;
   bool prompt;
 };
@@ -36,13 +37,19 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
   const uint32_t p = u.sdb->pattern_ids[id];
   const PatternInfo& pi = s.pack.patterns[p];
   const RuleInfo& rule = s.pack.rules[pi.rule];
+  if ((rule.scopes & u.scope_bit) == 0) return 0;
   if (u.decoded && !rule.decode) return 0;
   if ((rule.origins & u.origin_bit) == 0) return 0;
   const ByteSpan span{pi.som ? static_cast<size_t>(from) : static_cast<size_t>(to),
                       static_cast<size_t>(to)};
-  if (pi.role == Role::kAny && rule.validators.Any() &&
-      !PassesValidators(rule.validators, u.text, span.start, span.end)) {
-    return 0;
+  if (pi.role == Role::kAny && rule.validators.Any()) {
+    // Validated patterns report every match end; one judgement per value is enough.
+    if (s.pattern_hit[p] || to <= s.validated_until[p]) return 0;
+    size_t value_end = 0;
+    const bool ok = PassesValidators(rule.validators, u.text, span.start, span.end, &value_end);
+    if (s.validated_until[p] == 0) s.validated_patterns.push_back(p);
+    s.validated_until[p] = std::max<size_t>(value_end, to);
+    if (!ok) return 0;
   }
   if (rule.mention_marker && s.marker_count < kMaxMarkers) s.marker_ends[s.marker_count++] = span.end;
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
@@ -132,7 +139,9 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
     RecordMatch(s, r, verdict, u, located);
   }
   for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;
+  for (uint32_t p : s.validated_patterns) s.validated_until[p] = 0;
   s.touched_patterns.clear();
+  s.validated_patterns.clear();
   s.touched_rules.clear();
   s.capped_count = 0;
   s.capped_overflow = false;
@@ -151,7 +160,7 @@ class CallScanner {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
-    UnitContext u{&s_, &sdb, text, field, unit, origin_bit, decoded,
+    UnitContext u{&s_, &sdb, text, field, unit, origin_bit, 1u << scope, decoded,
                   scope == kScopePrompt || scope == kScopePromptText};
     hs_error_t err = hs_scan(sdb.db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
                              OnMatch, &u);
@@ -321,6 +330,8 @@ Scratch::Scratch(const Pack& p) : pack(p) {
   const size_t patterns = pack.patterns.size(), rules = pack.rules.size();
   pattern_hit.assign(patterns, 0);
   pattern_span.assign(patterns, ByteSpan{});
+  validated_until.assign(patterns, 0);
+  validated_patterns.reserve(patterns);
   touched_patterns.reserve(patterns);
   touched_rules.reserve(rules);
   rule_touched.assign(rules, 0);

@@ -52,6 +52,8 @@ struct Scratch {
   std::vector<uint8_t> pattern_hit;
   std::vector<ByteSpan> pattern_span;
   std::vector<uint32_t> touched_patterns;
+  std::vector<size_t> validated_until;  // per pattern: end of the last value its validators judged
+  std::vector<uint32_t> validated_patterns;
   std::vector<uint32_t> touched_rules;
   std::vector<uint8_t> rule_touched;
   std::array<CappedSpan, kMaxCappedSpans> capped{};

@@ -188,19 +188,24 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string* error) {
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
+  // For each scope, the best variant this CPU runs among the databases that serve it.
   std::array<int, kScopeCount> chosen_rank;
   chosen_rank.fill(1 << 20);
   std::array<const fb::Database*, kScopeCount> chosen{};
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
-    if (scope >= kScopeCount || !d->bytes() || !d->pattern_ids()) {
+    const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
+    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->bytes() || !d->pattern_ids()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     std::string platform = Str(d->platform());
     for (size_t rank = 0; rank < preferred.size(); ++rank) {
-      if (platform == preferred[rank] && static_cast<int>(rank) < chosen_rank[scope]) {
-        chosen_rank[scope] = static_cast<int>(rank);
-        chosen[scope] = d;
+      if (platform != preferred[rank]) continue;
+      for (int s = 0; s < kScopeCount; ++s) {
+        if ((mask & (1u << s)) && static_cast<int>(rank) < chosen_rank[s]) {
+          chosen_rank[s] = static_cast<int>(rank);
+          chosen[s] = d;
+        }
       }
     }
   }
@@ -208,15 +213,21 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
     const fb::Database* d = chosen[scope];
     if (d == nullptr) continue;
     ScopeDb& sdb = pack->scopes[scope];
+    const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << static_cast<uint8_t>(d->scope()));
     for (uint32_t id : *d->pattern_ids()) {
       if (id >= pack->patterns.size()) return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
       sdb.pattern_ids.push_back(id);
       const RuleInfo& rule = pack->rules[pack->patterns[id].rule];
-      if ((rule.scopes & (1u << scope)) == 0) {
+      if ((rule.scopes & mask) == 0) {
         return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes", error);
       }
-      sdb.has_decode_rules = sdb.has_decode_rules || rule.decode;
+      if (rule.scopes & (1u << scope)) sdb.has_decode_rules = sdb.has_decode_rules || rule.decode;
     }
+    // A database shared with an earlier scope is deserialized once.
+    for (int earlier = 0; earlier < scope; ++earlier) {
+      if (chosen[earlier] == d) sdb.db = pack->scopes[earlier].db;
+    }
+    if (sdb.db != nullptr) continue;
     hs_error_t err = hs_deserialize_database(reinterpret_cast<const char*>(d->bytes()->data()),
                                              d->bytes()->size(), &sdb.db);
     if (err == HS_DB_VERSION_ERROR) {
@@ -232,6 +243,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
       return Fail(DOBERMAN_E_HS_DESERIALIZE, "Hyperscan refused a database (error " +
                                                  std::to_string(err) + ")", error);
     }
+    pack->databases.push_back(sdb.db);
     pack->platform = Str(d->platform());
   }
   return DOBERMAN_OK;
@@ -240,9 +252,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
 }  // namespace
 
 Pack::~Pack() {
-  for (ScopeDb& s : scopes) {
-    if (s.db) hs_free_database(s.db);
-  }
+  for (hs_database_t* db : databases) hs_free_database(db);
 }
 
 std::span<const char* const> PreferredPlatforms() {

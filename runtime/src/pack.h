@@ -75,7 +75,7 @@ struct PatternInfo {
 };
 
 struct ScopeDb {
-  hs_database_t* db = nullptr;
+  hs_database_t* db = nullptr;        // not owned: several scopes may share one (Pack::databases)
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   bool has_decode_rules = false;      // some rule in this scope counts matches in decoded runs
 };
@@ -97,6 +97,7 @@ struct Pack {
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
+  std::vector<hs_database_t*> databases;  // owned
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
   std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order

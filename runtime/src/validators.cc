@@ -2,6 +2,7 @@
 // The exemptions trade recall for precision; docs/quality.md reports what each one costs.
 #include "validators.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -91,6 +92,30 @@ double ShannonEntropy(std::string_view s) {
 
 std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
   if (start > end || end > text.size()) return {};
+  if (start == end) {
+    // No start of match (patterns are compiled without SOM to keep databases small): the value is
+    // the run that ends where the match ends. A pattern may end on the delimiter after the value
+    // (`user:pass@`, a closing quote), and may end inside a token, which is then taken whole.
+    constexpr size_t kMaxValue = 4096;
+    size_t e = end;
+    for (int k = 0; k < 2 && e > 0 && std::string_view("\"'`@;,)]}> \t").find(text[e - 1]) !=
+                                          std::string_view::npos; ++k) {
+      --e;
+    }
+    const size_t limit = std::min(text.size(), e + kMaxValue);
+    while (e < limit && IsTokenChar(static_cast<unsigned char>(text[e]))) ++e;
+    size_t b = e;
+    while (b > 0 && text[b - 1] == '=') --b;  // base64 padding is part of the value, not an assignment
+    while (b > 0 && e - b < kMaxValue) {
+      const char c = text[b - 1];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
+          c == '=' || c == ':' || c == ',') {
+        break;
+      }
+      --b;
+    }
+    return text.substr(b, e - b);
+  }
   std::string_view match = text.substr(start, end - start);
   size_t sep = match.find_last_of("=:");
   // `KEY=value`: take what follows the assignment, unless the '=' is base64 padding at the end.
@@ -168,8 +193,12 @@ bool LooksLikeIdentifierOrPath(std::string_view v) {
   return parts > 0;
 }
 
-bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end) {
+bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end,
+                      size_t* value_end) {
   std::string_view value = ExtractValue(text, start, end);
+  if (value_end != nullptr) {
+    *value_end = value.empty() ? end : static_cast<size_t>(value.data() - text.data()) + value.size();
+  }
   if (spec.min_length > 0 && value.size() < spec.min_length) return false;
   if (spec.placeholder && LooksLikePlaceholder(value)) return false;
   if (spec.exempt_hashes && LooksLikeHashOrUuid(value)) return false;

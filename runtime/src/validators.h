@@ -15,15 +15,18 @@ double ShannonEntropy(std::string_view s);
 
 // The value a secret-shaped match carries: for `NAME=value` / `name: "value"` shapes the part after the
 // last `=` or `:` (quotes stripped), otherwise the match itself, widened to the whole run of token
-// characters [A-Za-z0-9+/=_-] around it so that entropy is measured on the full token.
+// characters [A-Za-z0-9+/=_-] around it so that entropy is measured on the full token. `start == end`
+// means the start is unknown (no SOM): the match is then the token run ending at `end`.
 std::string_view ExtractValue(std::string_view text, size_t start, size_t end);
 
 bool LooksLikePlaceholder(std::string_view value);
 bool LooksLikeHashOrUuid(std::string_view value);
 bool LooksLikeIdentifierOrPath(std::string_view value);
 
-// True when the match at [start, end) in `text` survives every validator in `spec`.
-bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end);
+// True when the match at [start, end) in `text` survives every validator in `spec`. `value_end`, when
+// given, receives the end of the value judged, so callers can skip later matches inside it.
+bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end,
+                      size_t* value_end = nullptr);
 
 }  // namespace doberman::internal
 
