@@ -52,10 +52,13 @@ bool IsPlainAtom(std::string_view a) {
 // ones (Wf3PzCwtzcw), so a long segment whose atoms average under 3 characters is not excused.
 bool IsIdentifierSegment(std::string_view w) {
   if (w.empty()) return true;
-  if (w.size() >= 12 && LooksLikeHashOrUuid(std::string(w) + std::string(32, '0'))) {
-    bool digit = false, letter = false;
-    for (char c : w) (IsDigit(c) ? digit : letter) = true;
-    if (digit && letter) return true;  // a commit id or digest inside a path
+  if (w.size() >= 12) {
+    bool hex = true, digit = false, letter = false;
+    for (char c : w) {
+      hex = hex && IsHex(c);
+      (IsDigit(c) ? digit : letter) = true;
+    }
+    if (hex && digit && letter) return true;  // a commit id or digest inside a path
   }
   size_t atoms = 0, digit_runs = 0, start = 0;
   for (size_t i = 1; i <= w.size(); ++i) {
