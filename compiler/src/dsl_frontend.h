@@ -1,7 +1,7 @@
 // DSL front-end: `.dbr` text -> the same AST as YAML (ANTLR types never leave its implementation).
-// Syntax errors are E1003 (parser), E1006 (lexer: stray characters, unterminated strings, regexes and
-// comments), E1007 (bad string escapes), E1008 (unknown regex flag letters), E1009 (a field or block
-// given twice, a manifest mixed with rules). Everything else is the checker's business.
+// Syntax errors are E1003 (parser), E1006 (lexer: stray characters, unterminated strings, regexes
+// and comments), E1007 (bad string escapes), E1008 (unknown regex flag letters), E1009 (a field or
+// block given twice, a manifest mixed with rules). Everything else is the checker's business.
 #ifndef DOBERMAN_COMPILER_DSL_FRONTEND_H_
 #define DOBERMAN_COMPILER_DSL_FRONTEND_H_
 
@@ -24,6 +24,7 @@ ParsedFile ParseDslFile(const SourceMap& sources, uint32_t file, Diagnostics& di
 // the `//`, `/* */` or `#` markers, one entry per line of text.
 struct SourceComment {
   uint32_t line = 0;
+  uint32_t column = 1;  // of the comment marker, on its first line
   std::string text;
 };
 
