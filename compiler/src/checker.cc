@@ -484,6 +484,12 @@ class Checker {
         diags_.Error("E4002", ip.loc, "empty pattern", "matches everything");
         continue;
       }
+      if (ip.expression.find('\0') != std::string::npos) {
+        // Hyperscan takes C strings: a NUL would silently cut the pattern short.
+        diags_.Error("E4005", ip.loc, "pattern contains a NUL byte", "write it as \\x00",
+                     "Hyperscan patterns are C strings");
+        continue;
+      }
       pr.patterns.push_back(std::move(ip));
     }
     bool has_positive = std::any_of(pr.patterns.begin(), pr.patterns.end(),

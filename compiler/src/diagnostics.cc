@@ -76,13 +76,24 @@ void Diagnostics::Warning(std::string code, Loc loc, std::string message, std::s
        std::move(help)});
 }
 
+std::vector<Diagnostic> Diagnostics::Sorted() const {
+  // Source order within a file, files in the order they were loaded; ties keep report order.
+  std::vector<Diagnostic> v = diagnostics_;
+  std::stable_sort(v.begin(), v.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
+    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    return a.loc.column < b.loc.column;
+  });
+  return v;
+}
+
 std::string Diagnostics::RenderText(bool color) const {
   std::string out;
   const char* bold = color ? "\033[1m" : "";
   const char* red = color ? "\033[1;31m" : "";
   const char* yellow = color ? "\033[1;33m" : "";
   const char* reset = color ? "\033[0m" : "";
-  for (const Diagnostic& d : diagnostics_) {
+  for (const Diagnostic& d : Sorted()) {
     const char* sev_color = d.severity == Severity::kError ? red : yellow;
     if (d.loc.file != 0) {
       out += bold + sources_.Path(d.loc.file);
@@ -93,16 +104,26 @@ std::string Diagnostics::RenderText(bool color) const {
            d.message + "\n";
     if (d.loc.known()) {
       std::string_view line = sources_.Line(d.loc.file, d.loc.line);
+      // A very long line (minified or generated input) is cut to a window around the caret.
+      constexpr size_t kWindow = 160;
+      Diagnostic shown = d;
+      if (line.size() > kWindow) {
+        size_t caret = std::min<size_t>(d.loc.column - 1, line.size());
+        size_t begin = caret > kWindow / 2 ? caret - kWindow / 2 : 0;
+        line = line.substr(begin, kWindow);
+        shown.loc.column = static_cast<uint32_t>(caret - begin + 1);
+      }
+      const Loc& loc = shown.loc;
       std::string num = std::to_string(d.loc.line);
       std::string pad(num.size(), ' ');
       out += pad + " |\n" + num + " | " + std::string(line) + "\n" + pad + " | ";
       // Keep tabs so the caret lines up under tab-indented sources.
-      for (uint32_t i = 1; i < d.loc.column && i - 1 < line.size(); ++i) {
+      for (uint32_t i = 1; i < loc.column && i - 1 < line.size(); ++i) {
         out.push_back(line[i - 1] == '\t' ? '\t' : ' ');
       }
-      uint32_t width = std::max<uint32_t>(1, d.loc.length);
-      if (d.loc.column - 1 < line.size()) {
-        width = std::min<uint32_t>(width, static_cast<uint32_t>(line.size() - (d.loc.column - 1)));
+      uint32_t width = std::max<uint32_t>(1, loc.length);
+      if (loc.column - 1 < line.size()) {
+        width = std::min<uint32_t>(width, static_cast<uint32_t>(line.size() - (loc.column - 1)));
       }
       out += std::string(sev_color) + std::string(std::max<uint32_t>(width, 1), '^');
       if (!d.label.empty()) out += " " + d.label;
@@ -119,7 +140,7 @@ std::string Diagnostics::RenderText(bool color) const {
 std::string Diagnostics::RenderJson() const {
   std::string out = "{\"diagnostics\":[";
   bool first = true;
-  for (const Diagnostic& d : diagnostics_) {
+  for (const Diagnostic& d : Sorted()) {
     if (!first) out += ",";
     first = false;
     out += "{\"severity\":\"";

@@ -44,6 +44,7 @@ class Diagnostics {
 
  private:
   void Add(Diagnostic d);
+  std::vector<Diagnostic> Sorted() const;
   const SourceMap& sources_;
   size_t max_errors_;
   size_t error_count_ = 0;

@@ -61,12 +61,19 @@ class YamlReader {
     }
     std::vector<std::string> known;
     for (const auto& [k, _] : handlers) known.push_back(k);
+    std::vector<std::string> seen;
     for (const auto& kv : map) {
       if (!kv.first.IsScalar()) {
         diags_.Error("E2101", LocOf(kv.first), "field names must be plain words");
         continue;
       }
       const std::string& key = kv.first.Scalar();
+      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
+        diags_.Warning("W2105", LocOf(kv.first, static_cast<uint32_t>(key.size())),
+                       "field '" + key + "' is given twice in " + std::string(what),
+                       "repeated here", "the later value wins for single values; lists are joined");
+      }
+      seen.push_back(key);
       auto it = handlers.find(key);
       if (it == handlers.end()) {
         std::string suggestion = ClosestMatch(key, known);
@@ -88,12 +95,12 @@ class YamlReader {
   }
 
   void Patterns(const YAML::Node& n, PatternRole role, std::vector<PatternAst>* out) {
-    YAML::Node list = n;
+    // A single pattern (scalar or mapping) is a list of one. Build a fresh sequence: assigning to a
+    // copy of `n` would overwrite the document node itself (yaml-cpp nodes are references).
+    YAML::Node list(YAML::NodeType::Sequence);
     if (n.IsScalar() || n.IsMap()) {
-      list = YAML::Node(YAML::NodeType::Sequence);
       list.push_back(n);
-    }
-    if (!list.IsSequence()) {
+    } else if (!n.IsSequence()) {
       diags_.Error("E2101", LocOf(n), "patterns must be a list of regular expressions");
       return;
     }

@@ -12,6 +12,7 @@
 #include "pack_builder.h"
 #include "signing.h"
 #include "source_loader.h"
+#include "yaml_frontend.h"
 
 namespace fs = std::filesystem;
 using namespace doberman::compiler;
@@ -70,8 +71,8 @@ std::vector<std::string> GoldenInputs() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Yaml, GoldenTest, ::testing::ValuesIn(GoldenInputs()),
-                         [](const auto& info) {
-                           std::string n = info.param;
+                         [](const auto& param_info) {
+                           std::string n = param_info.param;
                            for (char& c : n) {
                              if (!isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
@@ -100,6 +101,67 @@ TEST(DiagnosticsCap, StopsKeepingErrorsAtTheCap) {
 TEST(ClosestMatch, SuggestsOnlyCloseWords) {
   EXPECT_EQ(ClosestMatch("verdcit", {"verdict", "reason", "tier"}), "verdict");
   EXPECT_EQ(ClosestMatch("xyzzy", {"verdict", "reason", "tier"}), "");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(YamlFrontEnd, SinglePatternScalarOrMappingIsAListOfOne) {
+  SourceMap sources;
+  Diagnostics diags(sources);
+  uint32_t file = sources.Add("inline.yaml", R"(rules:
+  - id: demo.one
+    family: egress
+    scopes: [command]
+    patterns: '^curl\s'
+    all: {regex: 'https?://', flags: [caseless]}
+    verdict: AUTH
+    reason: egress
+    message: network
+    examples: {match: ['curl https://x'], pass: ['curl ftp://x']}
+)");
+  ParsedFile parsed = ParseYamlFile(sources, file, diags);
+  ASSERT_TRUE(std::holds_alternative<RuleFileAst>(parsed)) << diags.RenderText();
+  EXPECT_FALSE(diags.has_errors()) << diags.RenderText();
+  const RuleAst& rule = std::get<RuleFileAst>(parsed).rules.at(0);
+  ASSERT_EQ(rule.patterns.size(), 2u);
+  EXPECT_EQ(rule.patterns[0].regex.value, "^curl\\s");
+  EXPECT_EQ(rule.patterns[1].role, PatternRole::kAll);
+  EXPECT_EQ(rule.patterns[1].flags.at(0).value, "caseless");
+  SigningKey key;
+  EphemeralKey(&key);
+  BuiltPack built;
+  EXPECT_TRUE(BuildPack(sources, nullptr, {std::get<RuleFileAst>(parsed)}, key, 0, diags, &built))
+      << diags.RenderText();
+}
+
+TEST(YamlFrontEnd, DuplicateFieldWarnsAndNulPatternIsRefused) {
+  SourceMap sources;
+  Diagnostics diags(sources);
+  std::string text = "rules:\n  - id: demo.dup\n    family: egress\n    family: egress\n    scopes: [command]\n"
+                     "    patterns: [\"a\\0b\"]\n    verdict: AUTH\n    reason: r\n    message: m\n";
+  uint32_t file = sources.Add("dup.yaml", text);
+  ParsedFile parsed = ParseYamlFile(sources, file, diags);
+  SigningKey key;
+  EphemeralKey(&key);
+  BuiltPack built;
+  EXPECT_FALSE(BuildPack(sources, nullptr, {std::get<RuleFileAst>(parsed)}, key, 0, diags, &built));
+  std::string rendered = diags.RenderText();
+  EXPECT_NE(rendered.find("warning[W2105]"), std::string::npos) << rendered;
+  EXPECT_NE(rendered.find("error[E4005]"), std::string::npos) << rendered;
+}
+
+TEST(Diagnostics, LongLinesAreCutAroundTheCaret) {
+  SourceMap sources;
+  std::string line(5000, 'a');
+  uint32_t file = sources.Add("long.yaml", line + "\n");
+  Diagnostics diags(sources);
+  diags.Error("E9999", Loc{file, 1, 4000, 3}, "here");
+  std::string out = diags.RenderText();
+  EXPECT_LT(out.size(), 600u);
+  EXPECT_NE(out.find("long.yaml:1:4000"), std::string::npos);
+  EXPECT_NE(out.find("^^^"), std::string::npos);
 }
 
 }  // namespace
