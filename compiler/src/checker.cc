@@ -506,11 +506,10 @@ class Checker {
       diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has patterns but no 'scopes'", "",
                    "say which fields it reads, e.g. `scopes: [command]`");
     }
-    // Spans are needed to judge issue versus mention; validators work from the match end alone
-    // (start-of-match on secret shapes made databases several times larger).
-    bool mention_capped = (ir.scopes & kPromptScopes) && ir.mention_cap < ir.verdict;
+    // Start-of-match is only compiled in on request (`som` flag): validators recover the value from the
+    // match end and mention checks look at where the match ends; SOM made the shipped secret and turn
+    // databases four to five times larger.
     for (IrPattern& p : pr.patterns) {
-      if (p.role == Role::kAny && mention_capped) p.som = true;
       // A validated pattern's first match may be rejected while a later one is a secret.
       if (p.role == Role::kAny && ir.validators.Any()) p.every_match = true;
     }

@@ -82,6 +82,17 @@ void RecordMatch(Scratch& s, uint32_t r, doberman_verdict verdict, const UnitCon
   loc.decoded = u.decoded;
   loc.som = located_pattern != UINT32_MAX && s.pack.patterns[located_pattern].som;
   loc.span = located_pattern != UINT32_MAX ? s.pattern_span[located_pattern] : ByteSpan{};
+  const RuleInfo& rule = s.pack.rules[r];
+  if (!loc.som && located_pattern != UINT32_MAX &&
+      (rule.validators.Any() || rule.family == "secret") && loc.span.end <= u.text.size()) {
+    // A secret's span is its value, recovered from the match end as the validators do.
+    std::string_view value = ExtractValue(u.text, loc.span.end, loc.span.end);
+    if (!value.empty()) {
+      loc.span.start = static_cast<size_t>(value.data() - u.text.data());
+      loc.span.end = loc.span.start + value.size();
+      loc.som = true;
+    }
+  }
   std::fill(std::begin(loc.fingerprint), std::end(loc.fingerprint), 0);
   if (loc.som && loc.span.end > loc.span.start && loc.span.end <= u.text.size()) {
     crypto_generichash(loc.fingerprint, sizeof loc.fingerprint,
@@ -131,8 +142,7 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
       for (size_t i = 0; i < s.capped_count && !issued; ++i) {
         const CappedSpan& c = s.capped[i];
         if (pack.patterns[c.pattern].rule != r) continue;
-        // Without a start offset the span cannot be judged: treat it as issued.
-        issued = !pack.patterns[c.pattern].som || !IsMention(u.text, c.span, markers);
+        issued = !IsMention(u.text, c.span, markers);
       }
       if (!issued) verdict = rule.mention_cap;
     }

@@ -61,6 +61,9 @@ void QuoteStateAt(std::string_view t, size_t pos, size_t end, bool* quoted, bool
 
 bool IsMention(std::string_view text, ByteSpan span, std::span<const size_t> marker_ends) {
   if (span.end > text.size() || span.start > span.end) return false;
+  // Without a start of match, judge by the match's last byte: a phrase that ends inside a quote, or
+  // in a sentence with a marker, is talked about.
+  if (span.start == span.end && span.end > 0) span.start = span.end - 1;
   bool quoted = false, fenced = false;
   QuoteStateAt(text, span.start, span.end, &quoted, &fenced);
   if (fenced) return false;
