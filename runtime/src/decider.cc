@@ -200,15 +200,28 @@ class CallScanner {
       }
     }
     const DecodeLimits& limits = pack_.limits.decode;
-    bool overflow = ForEachEncodedRun(raw, limits, [&](const EncodedRun& run) {
-      if (!DecodeRun(raw, run, limits, &s_.decoded)) return;
+    // Identifier- and path-shaped runs are not encoded payloads: they are skipped without counting
+    // against the bound, so ordinary large source files do not exhaust it.
+    bool overflow = false;
+    size_t decoded_runs = 0;
+    EncodedRun run{};
+    for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run); from = run.end) {
+      if (run.encoding == Encoding::kBase64 &&
+          LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
+        continue;
+      }
+      if (decoded_runs++ == limits.max_runs) {
+        overflow = true;
+        break;
+      }
+      if (!DecodeRun(raw, run, limits, &s_.decoded)) continue;
       if (fold) {
         FoldText(s_.decoded, &s_.decoded_folded);
         Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
       } else {
         Scan(scope, field, unit, s_.decoded, true, origin_bit);
       }
-    });
+    }
     if (overflow) Raise(s_, DOBERMAN_E_LIMIT);
   }
 

@@ -1165,11 +1165,20 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     if (it == norm.wrappers_.end()) break;
     const WrapperSpec& spec = it->second;
     const bool env = it->first == "env";
+    // `command -v NAME` / `command -V NAME` only look NAME up: nothing after them runs, so the
+    // segment stays `command -v ...` instead of being unwrapped into NAME's arguments.
+    const bool command_builtin = it->first == "command";
+    bool lookup_only = false;
+    const size_t wrapper_word = i;
     wrapper = i;
     i = next(i + 1);
     while (i < e) {  // the wrapper's options
       const std::string_view v = View(lv, lv.words[i]);
       if (v.empty() || v[0] != '-') break;
+      if (command_builtin && v != "--" && v.find_first_of("vV") != std::string_view::npos) {
+        lookup_only = true;
+        break;
+      }
       i = next(i + 1);
       if (v == "--") break;
       if (env && (v.substr(0, 2) == "-S" || v.substr(0, 15) == "--split-string=" ||
@@ -1188,6 +1197,11 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
           i < e) {
         i = next(i + 1);
       }
+    }
+    if (lookup_only) {
+      i = wrapper_word;
+      wrapper = kNone;
+      break;
     }
     if (env) i = skip_assignments(i);
     for (int k = 0; k < spec.positional_args && i < e; ++k) i = next(i + 1);

@@ -106,18 +106,27 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
       --e;
     }
     const size_t limit = std::min(text.size(), e + kMaxValue);
-    while (e < limit && IsTokenChar(static_cast<unsigned char>(text[e]))) ++e;
+    // ('/' ends the extension: after a match, it starts the next path segment of a URL.)
+    while (e < limit && IsTokenChar(static_cast<unsigned char>(text[e])) && text[e] != '/') ++e;
     size_t b = e;
     while (b > 0 && text[b - 1] == '=') --b;  // base64 padding is part of the value, not an assignment
     while (b > 0 && e - b < kMaxValue) {
       const char c = text[b - 1];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
-          c == '=' || c == ':' || c == ',') {
+          c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#') {
         break;
       }
       --b;
     }
-    return text.substr(b, e - b);
+    // A host and path (`example.com/AKIA...`) is not one value: '.' never occurs in base64, so a
+    // run with both '.' and '/' is a URL path, and the value is its last segment.
+    std::string_view wide = text.substr(b, e - b);
+    const size_t slash = wide.rfind('/');
+    if (slash != std::string_view::npos && wide.find('.') != std::string_view::npos &&
+        slash + 1 < wide.size()) {
+      return wide.substr(slash + 1);
+    }
+    return wide;
   }
   std::string_view match = text.substr(start, end - start);
   size_t sep = match.find_last_of("=:");
@@ -149,7 +158,8 @@ bool LooksLikePlaceholder(std::string_view v) {
   }
   // A variable reference, not a value. (Paths are the identifier exemption's business: a leading
   // '/' alone would excuse one random base64 secret in 64.)
-  if (v.front() == '$' || v.front() == '%' || v.front() == '~' ||
+  const bool windows_var = v.size() > 2 && v.front() == '%' && v.back() == '%';  // %API_KEY%
+  if (v.front() == '$' || windows_var || v.front() == '~' ||
       (v.front() == '.' && v.size() > 1 && v[1] == '/')) {
     return true;
   }

@@ -817,3 +817,29 @@ TEST(ShellNormalizerRobustnessTest, ShortCommandIsCheap) {
 
 }  // namespace
 }  // namespace doberman::internal
+
+namespace doberman::internal {
+namespace {
+
+TEST(ShellNormalizerLookup, CommandDashVOnlyLooksUp) {
+  ShellTables tables;
+  tables.wrappers.push_back({"command", {}, 0});
+  tables.wrappers.push_back({"sudo", {"-u"}, 0});
+  tables.split_flag_commands = {"rm"};
+  ShellNormalizer n(tables, ShellLimits{});
+  SegmentList out;
+  ASSERT_EQ(n.Normalize("command -v rm -rf /", &out), ShellStatus::kOk);
+  ASSERT_EQ(out.count, 1u);
+  EXPECT_EQ(out.segments[0].rfind("command -v", 0), 0u) << out.segments[0];
+  out.Clear();
+  ASSERT_EQ(n.Normalize("command rm -rf /", &out), ShellStatus::kOk);
+  ASSERT_EQ(out.count, 1u);
+  EXPECT_EQ(out.segments[0], "rm -r -f /");
+  out.Clear();
+  ASSERT_EQ(n.Normalize("sudo command -V curl", &out), ShellStatus::kOk);
+  ASSERT_EQ(out.count, 1u);
+  EXPECT_EQ(out.segments[0].rfind("command -V", 0), 0u) << out.segments[0];
+}
+
+}  // namespace
+}  // namespace doberman::internal

@@ -75,3 +75,24 @@ TEST(Validators, PassesValidatorsCombines) {
 
 }  // namespace
 }  // namespace doberman::internal
+
+namespace doberman::internal {
+namespace {
+
+TEST(Validators, ValueFromMatchEndInUrlsAndEncodings) {
+  std::string url = "https://webhook.example.net/AKIAQWERTYUIOPASDFGH/upload";
+  size_t end = url.find("/upload");
+  EXPECT_EQ(ExtractValue(url, end, end), "AKIAQWERTYUIOPASDFGH");
+  std::string query = "https://x.io/?k=%22ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g%22";
+  EXPECT_FALSE(LooksLikePlaceholder("%22ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g%22x"));
+  EXPECT_TRUE(LooksLikePlaceholder("%API_KEY%"));
+  std::string b64 = "key=ab/cd+ef/GH12ij34KL56mn78==;";
+  size_t e2 = b64.size() - 1;
+  EXPECT_EQ(ExtractValue(b64, e2, e2), "ab/cd+ef/GH12ij34KL56mn78==");
+  std::string uri = "postgres://app:S3cr3tPassw0rdValue@db.internal:5432/x";
+  size_t at = uri.find('@') + 1;
+  EXPECT_EQ(ExtractValue(uri, at, at), "S3cr3tPassw0rdValue");
+}
+
+}  // namespace
+}  // namespace doberman::internal
