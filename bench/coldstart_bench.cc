@@ -1,0 +1,148 @@
+// doberman-coldstart-bench: wall time of whole processes, exec to exit, the way a host runs a hook (a
+// fresh process per tool call, the payload on stdin, the answer on stdout).
+//
+//   doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT.json]
+//
+// SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...]}, ...]
+// Commands are interleaved (run 1 of every command, then run 2, ...) so that background noise on a shared
+// machine falls on all of them alike. Each run is posix_spawn -> waitpid, timed with the monotonic clock;
+// stdout and stderr go to /dev/null. Reports median, p10, p90, mean and min per command.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "bench_support.h"
+#include "json.h"
+
+extern char** environ;
+
+namespace doberman::bench {
+namespace {
+
+struct Command {
+  std::string name, stdin_path;
+  std::vector<std::string> argv;
+  std::vector<double> ms;
+  int bad_exits = 0;
+};
+
+double Pct(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  size_t i = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+bool RunOnce(Command& c) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (!c.stdin_path.empty()) {
+    posix_spawn_file_actions_addopen(&fa, 0, c.stdin_path.c_str(), O_RDONLY, 0);
+  } else {
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  }
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  std::vector<char*> argv;
+  for (std::string& a : c.argv) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const uint64_t t0 = NowNs();
+  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  int status = 0;
+  if (rc == 0) waitpid(pid, &status, 0);
+  const uint64_t t1 = NowNs();
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    std::fprintf(stderr, "%s: cannot spawn %s\n", c.name.c_str(), argv[0]);
+    return false;
+  }
+  // Exit 2 is a hook's "block"; anything else non-zero is a failure worth flagging.
+  if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 2)) ++c.bad_exits;
+  c.ms.push_back(static_cast<double>(t1 - t0) / 1e6);
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs("usage: doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT]\n", stderr);
+    return 2;
+  }
+  int runs = 100, warmup = 5;
+  std::string json_out;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--runs") runs = std::stoi(argv[i + 1]);
+    else if (a == "--warmup") warmup = std::stoi(argv[i + 1]);
+    else if (a == "--json") json_out = argv[i + 1];
+  }
+  std::string text;
+  if (!ReadFile(argv[1], &text)) {
+    std::fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 1;
+  }
+  internal::JsonValue spec;
+  internal::JsonError err;
+  if (!internal::ParseJson(text, internal::JsonLimits{}, &spec, &err)) {
+    std::fprintf(stderr, "%s: %s\n", argv[1], err.message.c_str());
+    return 1;
+  }
+  std::vector<Command> commands;
+  for (const internal::JsonValue& item : spec.items) {
+    Command c;
+    if (const std::string* s = item.FindString("name")) c.name = *s;
+    if (const std::string* s = item.FindString("stdin")) c.stdin_path = *s;
+    if (const internal::JsonValue* a = item.Find("argv")) {
+      for (const internal::JsonValue& w : a->items) c.argv.push_back(w.text);
+    }
+    if (c.argv.empty()) continue;
+    commands.push_back(std::move(c));
+  }
+  for (int w = 0; w < warmup; ++w) {
+    for (Command& c : commands) {
+      if (!RunOnce(c)) return 1;
+    }
+  }
+  for (Command& c : commands) {
+    c.ms.clear();
+    c.bad_exits = 0;
+  }
+  for (int r = 0; r < runs; ++r) {
+    for (Command& c : commands) RunOnce(c);
+  }
+  std::string json = "{";
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const Command& c = commands[i];
+    double mean = 0;
+    for (double x : c.ms) mean += x;
+    mean /= static_cast<double>(c.ms.size());
+    const double med = Pct(c.ms, 0.5), p10 = Pct(c.ms, 0.1), p90 = Pct(c.ms, 0.9), mn = Pct(c.ms, 0);
+    std::fprintf(stderr, "  %-28s median %8.3f ms  p10 %8.3f  p90 %8.3f  min %8.3f  (%zu runs%s)\n",
+                 c.name.c_str(), med, p10, p90, mn, c.ms.size(), c.bad_exits ? ", BAD EXITS" : "");
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s%s:{\"runs\":%zu,\"median_ms\":%.4f,\"p10_ms\":%.4f,\"p90_ms\":%.4f,\"mean_ms\":%.4f,"
+                  "\"min_ms\":%.4f,\"bad_exits\":%d}",
+                  i ? "," : "", JsonString(c.name).c_str(), c.ms.size(), med, p10, p90, mean, mn,
+                  c.bad_exits);
+    json += buf;
+  }
+  json += "}\n";
+  if (!json_out.empty()) {
+    FILE* f = std::fopen(json_out.c_str(), "w");
+    if (f == nullptr) return 1;
+    std::fputs(json.c_str(), f);
+    std::fclose(f);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace doberman::bench
+
+int main(int argc, char** argv) { return doberman::bench::Main(argc, argv); }

@@ -1,0 +1,384 @@
+// doberman-hs-cost: where the Hyperscan floor's time and the pack's bytes go. Links the full Hyperscan
+// (compiler) and not the runtime, so it recompiles the exported pattern sets itself, with the flags
+// dobermanc uses (SOM_LEFTMOST where the pack records `som`, SINGLEMATCH otherwise; generic platform).
+//
+//   doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] [--json OUT]
+//
+// For each database as the pack groups them (one may serve several scopes; the export lists the groups):
+// size and scan time per payload for the set as packed, the same set tuned for this CPU, and the set
+// without any SOM; then every pattern compiled alone, ranked by its scan time over the database's units,
+// to name the patterns that cost the most.
+#include <hs/hs.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "json.h"
+
+namespace {
+
+using doberman::internal::JsonType;
+using doberman::internal::JsonValue;
+
+constexpr const char* kScopes[] = {"tool", "command", "command_text", "path", "content",
+                                   "url",  "args",    "prompt",       "prompt_text"};
+
+struct Pattern {
+  std::string regex, rule;
+  unsigned flags = 0;
+  bool som = false;
+};
+
+uint64_t NowNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+bool ReadFile(const std::string& path, std::string* out) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out->append(buf, n);
+  std::fclose(f);
+  return true;
+}
+
+// The units file writes each byte >= 0x80 as \u00XX; the JSON reader returns that code point in UTF-8.
+std::string Latin1(const std::string& utf8) {
+  std::string out;
+  out.reserve(utf8.size());
+  for (size_t i = 0; i < utf8.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    if (c >= 0xc0 && c <= 0xc3 && i + 1 < utf8.size()) {
+      out.push_back(static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
+      ++i;
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+struct Db {
+  hs_database_t* db = nullptr;
+  hs_scratch_t* scratch = nullptr;
+  size_t bytes = 0;
+  double compile_ms = 0;
+  std::string error;
+  ~Db() {
+    if (scratch) hs_free_scratch(scratch);
+    if (db) hs_free_database(db);
+  }
+};
+
+enum class Variant { kPacked, kHost, kNoSom };
+
+bool Compile(const std::vector<const Pattern*>& ps, Variant v, Db* out) {
+  std::vector<const char*> exprs;
+  std::vector<unsigned> flags, ids;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    exprs.push_back(ps[i]->regex.c_str());
+    const bool som = ps[i]->som && v != Variant::kNoSom;
+    flags.push_back(ps[i]->flags | (som ? HS_FLAG_SOM_LEFTMOST : HS_FLAG_SINGLEMATCH));
+    ids.push_back(static_cast<unsigned>(i));
+  }
+  hs_platform_info_t platform{};
+  if (v == Variant::kHost) {
+    hs_populate_platform(&platform);
+  } else {
+    platform.tune = HS_TUNE_FAMILY_GENERIC;
+    platform.cpu_features = 0;
+  }
+  hs_compile_error_t* err = nullptr;
+  const uint64_t t0 = NowNs();
+  if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()),
+                       HS_MODE_BLOCK, &platform, &out->db, &err) != HS_SUCCESS) {
+    out->error = err ? err->message : "compile error";
+    hs_free_compile_error(err);
+    return false;
+  }
+  out->compile_ms = static_cast<double>(NowNs() - t0) / 1e6;
+  hs_database_size(out->db, &out->bytes);
+  return hs_alloc_scratch(out->db, &out->scratch) == HS_SUCCESS;
+}
+
+int NoOp(unsigned, unsigned long long, unsigned long long, unsigned, void*) { return 0; }
+int Count(unsigned, unsigned long long, unsigned long long, unsigned, void* ctx) {
+  ++*static_cast<size_t*>(ctx);
+  return 0;
+}
+
+// Nanoseconds per payload to scan `units` (grouped per payload), median of several repetitions.
+double ScanNs(const Db& db, const std::vector<std::vector<std::string>>& payload_units, double budget_s) {
+  if (payload_units.empty()) return 0;
+  std::vector<double> reps;
+  const uint64_t start = NowNs();
+  do {
+    const uint64_t t0 = NowNs();
+    for (const auto& units : payload_units) {
+      for (const std::string& u : units) {
+        hs_scan(db.db, u.data(), static_cast<unsigned>(u.size()), 0, db.scratch, NoOp, nullptr);
+      }
+    }
+    reps.push_back(static_cast<double>(NowNs() - t0) / static_cast<double>(payload_units.size()));
+  } while (static_cast<double>(NowNs() - start) < budget_s * 1e9 || reps.size() < 3);
+  std::sort(reps.begin(), reps.end());
+  return reps[reps.size() / 2];
+}
+
+size_t Matches(const Db& db, const std::vector<std::vector<std::string>>& payload_units) {
+  size_t n = 0;
+  for (const auto& units : payload_units) {
+    for (const std::string& u : units) {
+      hs_scan(db.db, u.data(), static_cast<unsigned>(u.size()), 0, db.scratch, Count, &n);
+    }
+  }
+  return n;
+}
+
+std::string Json(const std::string& s) {
+  std::string out;
+  doberman::internal::AppendJsonString(s, &out);
+  return out;
+}
+
+int Main(int argc, char** argv) {
+  std::string patterns_path, units_path, json_out;
+  std::vector<std::string> corpora;
+  size_t top = 8;
+  double budget = 0.15;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string a = argv[i];
+    if (a == "--patterns") patterns_path = argv[i + 1];
+    else if (a == "--units") units_path = argv[i + 1];
+    else if (a == "--corpus") corpora.push_back(argv[i + 1]);
+    else if (a == "--top") top = std::stoul(argv[i + 1]);
+    else if (a == "--json") json_out = argv[i + 1];
+    else if (a == "--budget") budget = std::stod(argv[i + 1]);
+  }
+  if (patterns_path.empty() || units_path.empty()) {
+    std::fputs("usage: doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] "
+               "[--json OUT]\n", stderr);
+    return 2;
+  }
+  std::string text;
+  JsonValue pj, uj;
+  doberman::internal::JsonError err;
+  doberman::internal::JsonLimits limits;
+  limits.max_elements = 1u << 26;
+  limits.max_bytes = 1u << 30;
+  if (!ReadFile(patterns_path, &text) || !doberman::internal::ParseJson(text, limits, &pj, &err)) {
+    std::fprintf(stderr, "cannot read %s\n", patterns_path.c_str());
+    return 1;
+  }
+  text.clear();
+  if (!ReadFile(units_path, &text) || !doberman::internal::ParseJson(text, limits, &uj, &err)) {
+    std::fprintf(stderr, "cannot read %s: %s\n", units_path.c_str(), err.message.c_str());
+    return 1;
+  }
+  text.clear();
+  // The databases as the pack groups them (one may serve several scopes); one per scope otherwise.
+  struct Group {
+    std::string name;
+    std::vector<std::string> scopes;
+    std::vector<Pattern> patterns;
+  };
+  std::map<std::string, std::vector<std::pair<size_t, Pattern>>> by_scope;
+  if (const JsonValue* scopes = pj.Find("scopes")) {
+    for (const auto& [scope, list] : scopes->members) {
+      for (const JsonValue& p : list.items) {
+        Pattern x;
+        size_t id = by_scope[scope].size();
+        if (const JsonValue* v = p.Find("id")) id = std::stoul(v->text);
+        if (const std::string* v = p.FindString("regex")) x.regex = *v;
+        if (const std::string* v = p.FindString("rule")) x.rule = *v;
+        if (const JsonValue* f = p.Find("flags")) x.flags = static_cast<unsigned>(std::stoul(f->text));
+        if (const JsonValue* v = p.Find("som")) x.som = v->boolean;
+        by_scope[scope].emplace_back(id, std::move(x));
+      }
+    }
+  }
+  std::vector<Group> groups;
+  const JsonValue* dbs = pj.Find("databases");
+  if (dbs != nullptr && !dbs->items.empty()) {
+    for (const JsonValue& d : dbs->items) {
+      Group g;
+      std::map<size_t, Pattern> seen;
+      if (const JsonValue* sc = d.Find("scopes")) {
+        for (const JsonValue& s : sc->items) {
+          g.scopes.push_back(s.text);
+          g.name += (g.name.empty() ? "" : ",") + s.text;
+          for (const auto& [id, p] : by_scope[s.text]) seen.emplace(id, p);
+        }
+      }
+      for (auto& [id, p] : seen) g.patterns.push_back(p);
+      if (!g.patterns.empty()) groups.push_back(std::move(g));
+    }
+  } else {
+    for (const char* scope : kScopes) {
+      auto it = by_scope.find(scope);
+      if (it == by_scope.end()) continue;
+      Group g{scope, {scope}, {}};
+      for (const auto& [id, p] : it->second) g.patterns.push_back(p);
+      groups.push_back(std::move(g));
+    }
+  }
+  // corpus -> scope -> per payload units
+  std::map<std::string, std::map<std::string, std::vector<std::vector<std::string>>>> units;
+  std::map<std::string, size_t> payload_count;
+  if (const JsonValue* cs = uj.Find("corpora")) {
+    for (const auto& [name, payloads] : cs->members) {
+      if (!corpora.empty() && std::find(corpora.begin(), corpora.end(), name) == corpora.end()) continue;
+      for (const JsonValue& p : payloads.items) {
+        std::map<std::string, std::vector<std::string>> per_scope;
+        if (const JsonValue* us = p.Find("units")) {
+          for (const JsonValue& u : us->items) {
+            if (u.items.size() == 2) per_scope[u.items[0].text].push_back(Latin1(u.items[1].text));
+          }
+        }
+        for (auto& [scope, v] : per_scope) units[name][scope].push_back(std::move(v));
+        ++payload_count[name];
+      }
+    }
+  }
+
+  std::string json = "{\"scopes\":{";
+  bool first_scope = true;
+  for (const Group& group : groups) {
+    const std::string& scope = group.name;
+    std::vector<const Pattern*> ps;
+    size_t som = 0;
+    for (const Pattern& p : group.patterns) {
+      ps.push_back(&p);
+      som += p.som;
+    }
+    // This database's units: those of every scope it serves.
+    std::map<std::string, std::vector<std::vector<std::string>>> group_units;
+    for (auto& [cname, per_scope] : units) {
+      for (const std::string& sc : group.scopes) {
+        auto u = per_scope.find(sc);
+        if (u == per_scope.end()) continue;
+        for (const auto& v : u->second) group_units[cname].push_back(v);
+      }
+    }
+    std::fprintf(stderr, "\ndatabase %s: %zu patterns (%zu with SOM)\n", scope.c_str(), ps.size(), som);
+    if (!first_scope) json += ",";
+    first_scope = false;
+    json += Json(scope) + ":{\"patterns\":" + std::to_string(ps.size()) + ",\"som\":" + std::to_string(som) +
+            ",\"variants\":{";
+    const std::pair<Variant, const char*> variants[] = {
+        {Variant::kPacked, "packed"}, {Variant::kHost, "host"}, {Variant::kNoSom, "no_som"}};
+    bool first_variant = true;
+    for (const auto& [v, vname] : variants) {
+      Db db;
+      if (!Compile(ps, v, &db)) {
+        std::fprintf(stderr, "  %-7s does not compile: %s\n", vname, db.error.c_str());
+        continue;
+      }
+      if (!first_variant) json += ",";
+      first_variant = false;
+      json += Json(vname) + ":{\"bytes\":" + std::to_string(db.bytes) +
+              ",\"compile_ms\":" + std::to_string(db.compile_ms) + ",\"ns_per_payload\":{";
+      std::fprintf(stderr, "  %-7s %9zu bytes, compiled in %7.1f ms;", vname, db.bytes, db.compile_ms);
+      bool first_corpus = true;
+      for (auto& [cname, u] : group_units) {
+        const double ns = ScanNs(db, u, budget) * static_cast<double>(u.size()) /
+                          static_cast<double>(payload_count[cname]);
+        std::fprintf(stderr, " %s %.0f ns", cname.c_str(), ns);
+        if (!first_corpus) json += ",";
+        first_corpus = false;
+        json += Json(cname) + ":" + std::to_string(ns);
+      }
+      std::fputs("\n", stderr);
+      json += "}}";
+    }
+    // A database shared by several scopes scans every unit with every scope's patterns (the callback
+    // filters by scope). The alternative, one database per scope: each scope's own set over its own units.
+    if (group.scopes.size() > 1) {
+      size_t bytes = 0;
+      std::map<std::string, double> ns_sum;
+      bool compiled = true;
+      for (const std::string& sc : group.scopes) {
+        std::vector<const Pattern*> own;
+        for (const auto& [id, p] : by_scope[sc]) own.push_back(&p);
+        if (own.empty()) continue;
+        Db db;
+        if (!Compile(own, Variant::kPacked, &db)) {
+          compiled = false;
+          break;
+        }
+        bytes += db.bytes;
+        for (auto& [cname, per_scope] : units) {
+          auto u = per_scope.find(sc);
+          if (u == per_scope.end()) continue;
+          ns_sum[cname] += ScanNs(db, u->second, budget) * static_cast<double>(u->second.size()) /
+                           static_cast<double>(payload_count[cname]);
+        }
+      }
+      if (compiled) {
+        json += std::string(first_variant ? "" : ",") + "\"per_scope\":{\"bytes\":" + std::to_string(bytes) +
+                ",\"ns_per_payload\":{";
+        std::fprintf(stderr, "  per-scope databases instead: %zu bytes;", bytes);
+        bool first = true;
+        for (auto& [cname, ns] : ns_sum) {
+          json += std::string(first ? "" : ",") + Json(cname) + ":" + std::to_string(ns);
+          first = false;
+          std::fprintf(stderr, " %s %.0f ns", cname.c_str(), ns);
+        }
+        std::fputs("\n", stderr);
+        json += "}}";
+      }
+    }
+    json += "},\"top\":{";
+    // Every pattern alone, over each corpus's units for this scope.
+    bool first_corpus = true;
+    for (auto& [cname, u] : group_units) {
+      const double per = static_cast<double>(u.size()) / static_cast<double>(payload_count[cname]);
+      struct Cost {
+        const Pattern* p;
+        double ns;
+        size_t bytes, matches;
+      };
+      std::vector<Cost> costs;
+      for (const Pattern* p : ps) {
+        Db db;
+        if (!Compile({p}, Variant::kPacked, &db)) continue;
+        costs.push_back({p, ScanNs(db, u, 0.002) * per, db.bytes, Matches(db, u)});
+      }
+      std::sort(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.ns > b.ns; });
+      if (!first_corpus) json += ",";
+      first_corpus = false;
+      json += Json(cname) + ":[";
+      std::fprintf(stderr, "  costliest alone on %s:\n", cname.c_str());
+      for (size_t k = 0; k < std::min(top, costs.size()); ++k) {
+        const Cost& c = costs[k];
+        std::fprintf(stderr, "    %9.0f ns %8zu B %6zu matches %s%s  %s\n", c.ns, c.bytes, c.matches,
+                     c.p->som ? "[som] " : "", c.p->rule.c_str(), c.p->regex.substr(0, 70).c_str());
+        if (k) json += ",";
+        json += "{\"rule\":" + Json(c.p->rule) + ",\"regex\":" + Json(c.p->regex) +
+                ",\"som\":" + (c.p->som ? "true" : "false") + ",\"ns_per_payload\":" + std::to_string(c.ns) +
+                ",\"bytes\":" + std::to_string(c.bytes) + ",\"matches\":" + std::to_string(c.matches) + "}";
+      }
+      json += "]";
+    }
+    json += "}}";
+  }
+  json += "}}\n";
+  if (!json_out.empty()) {
+    FILE* f = std::fopen(json_out.c_str(), "w");
+    if (f == nullptr) return 1;
+    std::fputs(json.c_str(), f);
+    std::fclose(f);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }
