@@ -212,11 +212,13 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   if (value_end != nullptr) {
     *value_end = value.empty() ? end : static_cast<size_t>(value.data() - text.data()) + value.size();
   }
+  // Cheapest rejections first: most candidates in code fail the length or entropy floor, and the
+  // placeholder filter (dozens of substring searches) runs only on what survives.
   if (spec.min_length > 0 && value.size() < spec.min_length) return false;
-  if (spec.placeholder && LooksLikePlaceholder(value)) return false;
+  if (spec.min_entropy > 0 && ShannonEntropy(value) < spec.min_entropy) return false;
   if (spec.exempt_hashes && LooksLikeHashOrUuid(value)) return false;
   if (spec.exempt_identifiers && LooksLikeIdentifierOrPath(value)) return false;
-  if (spec.min_entropy > 0 && ShannonEntropy(value) < spec.min_entropy) return false;
+  if (spec.placeholder && LooksLikePlaceholder(value)) return false;
   return true;
 }
 
