@@ -11,6 +11,7 @@
 #include "shell_normalizer.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -50,6 +51,15 @@ bool IsMeta(char c) {
   return c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '<' || c == '>';
 }
 bool EndsWord(char c) { return IsBlank(c) || c == '\n' || IsMeta(c); }
+
+// Bytes that end a plain run inside a word: word ends, quotes, escapes and expansions. Everything
+// else is copied in one append (the hot path: most of a command is plain bytes).
+constexpr std::array<bool, 256> kStopsPlainRun = [] {
+  std::array<bool, 256> t{};
+  for (char c : std::string_view(" \t\r\v\f\n;&|()<>\\'\"`$", 18)) t[static_cast<unsigned char>(c)] = true;
+  t[0] = true;
+  return t;
+}();
 bool IsWhite(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
 }
@@ -671,10 +681,13 @@ bool ShellNormalizer::Impl::ReadWord(size_t depth, Word* w) {
         }
         note(before, ReadDollar(depth, bytes, false));
         break;
-      default:
-        bytes->push_back(c);
-        ++pos;
+      default: {
+        size_t run = pos + 1;
+        while (run < in.size() && !kStopsPlainRun[static_cast<unsigned char>(in[run])]) ++run;
+        bytes->append(in.data() + pos, run - pos);
+        pos = run;
         break;
+      }
     }
   }
 done:
