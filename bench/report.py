@@ -236,7 +236,7 @@ def render(res, plot_name):
           "Doberman's runtime measured against its peers on the same rules and the same inputs, in one run. "
           "Machine: %s, %s cores, Linux %s, load average at the end %s. Run: %s, commit %s%s. "
           "Default pack: %s rules, %s patterns (a snapshot of `packs/` and `rules/` taken at the start of the "
-          "run; the rules are still being written, so figures move with them)." % (
+          "run)." % (
               m.get("cpu", "?"), m.get("cores", "?"), m.get("kernel", "?"), " ".join(m.get("load", [])),
               m.get("date", "?"), m.get("git", "?"), " with local changes" if m.get("dirty") else "",
               cp.get("rules", "?"), cp.get("patterns", "?")), ""]
