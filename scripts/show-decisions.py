@@ -9,7 +9,12 @@ TOKEN = re.compile(r"[A-Za-z0-9_\-]{16,}")
 
 
 def redact(text):
-    return TOKEN.sub(lambda m: m.group(0)[:4] + "...", text)
+    # Credential-like runs mix letters and digits; long option names (--output-on-failure) do not.
+    def cut(m):
+        t = m.group(0)
+        mixed = any(c.isdigit() for c in t) and any(c.isalpha() for c in t)
+        return t[:4] + "..." if mixed else t
+    return TOKEN.sub(cut, text)
 
 
 def describe(payload):
