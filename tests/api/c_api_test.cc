@@ -16,6 +16,7 @@
 
 #include "doberman/doberman.h"
 #include "doberman/doberman.hpp"
+#include "test_keys.h"
 
 namespace {
 
@@ -31,27 +32,8 @@ std::vector<uint8_t> ReadBytes(const std::string& path) {
 
 // Reads a public key file (header, id line, base64 line) with the same format the tools write.
 doberman_public_key ReadKey(const std::string& path) {
-  std::ifstream in(path);
-  std::string header, id, b64;
-  std::getline(in, header);
-  std::getline(in, id);
-  std::getline(in, b64);
-  static const std::string kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  doberman_public_key key{};
-  uint32_t acc = 0;
-  int bits = 0;
   size_t n = 0;
-  for (char c : b64) {
-    size_t v = kAlphabet.find(c);
-    if (v == std::string::npos) break;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8 && n < 32) {
-      bits -= 8;
-      key.bytes[n++] = static_cast<uint8_t>(acc >> bits);
-    }
-  }
+  doberman_public_key key = ReadTestKey(path, &n);
   EXPECT_EQ(n, 32u) << path;
   return key;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "doberman/doberman.hpp"
+#include "test_keys.h"
 
 namespace {
 
@@ -19,30 +20,7 @@ std::string PackDir() {
   return d ? d : "test-packs";
 }
 
-doberman_public_key ReadKey(const std::string& path) {
-  std::ifstream in(path);
-  std::string header, id, b64;
-  std::getline(in, header);
-  std::getline(in, id);
-  std::getline(in, b64);
-  static const std::string kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  doberman_public_key key{};
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t n = 0;
-  for (char c : b64) {
-    size_t v = kAlphabet.find(c);
-    if (v == std::string::npos) break;
-    acc = (acc << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8 && n < 32) {
-      bits -= 8;
-      key.bytes[n++] = static_cast<uint8_t>(acc >> bits);
-    }
-  }
-  return key;
-}
+doberman_public_key ReadKey(const std::string& path) { return ReadTestKey(path); }
 
 TEST(Threads, SharedPackGivesIdenticalVerdicts) {
   std::vector<doberman_public_key> keys = {ReadKey(PackDir() + "/test.pub")};
