@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "decider.h"
 #include "json.h"
 #include "key_file.h"
 #include "text_normalizer.h"
@@ -137,13 +138,13 @@ class UnitLister {
   UnitLister(const internal::Pack& pack, std::vector<Unit>* out) : pack_(pack), out_(out) {}
 
   void Add(int scope, std::string_view text, bool decoded) {
-    if (pack_.scopes[scope].db == nullptr || text.empty()) return;
+    if (pack_.scopes[scope].empty() || text.empty()) return;
     out_->push_back({scope, std::string(text), decoded});
   }
 
   void AddWithDecoded(int scope, std::string_view raw, bool fold) {
     const internal::ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.db == nullptr || raw.empty()) return;
+    if (sdb.empty() || raw.empty()) return;
     if (fold) {
       internal::FoldText(raw, &folded_);
       Add(scope, folded_, false);
@@ -159,7 +160,7 @@ class UnitLister {
         Add(scope, decoded_, true);
       }
     }
-    internal::ForEachEncodedRun(raw, pack_.limits.decode, [&](const internal::EncodedRun& run) {
+    internal::ForEachRunToRescan(raw, pack_.limits.decode, [&](const internal::EncodedRun& run) {
       if (!internal::DecodeRun(raw, run, pack_.limits.decode, &decoded_)) return;
       if (fold) {
         internal::FoldText(decoded_, &decoded_folded_);
@@ -187,14 +188,14 @@ void BuildUnits(const internal::Pack& pack, const doberman_call& call, std::vect
   if (!command.empty()) {
     command = Bounded(command, max_string);
     u.AddWithDecoded(kScopeCommandText, command, false);
-    if (pack.scopes[kScopeCommand].db != nullptr) {
+    if (!pack.scopes[kScopeCommand].empty()) {
       SegmentList segments;
       (void)pack.shell->Normalize(command, &segments);
       for (size_t i = 0; i < segments.count; ++i) u.Add(kScopeCommand, segments.segments[i], false);
     }
   }
   std::string_view path = View(call.path);
-  if (!path.empty() && pack.scopes[kScopePath].db != nullptr) {
+  if (!path.empty() && !pack.scopes[kScopePath].empty()) {
     std::string canonical;
     CanonicalPath(Bounded(path, max_string), View(call.cwd), &canonical);
     u.Add(kScopePath, canonical, false);

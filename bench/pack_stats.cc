@@ -50,12 +50,11 @@ int Main(int argc, char** argv) {
   const internal::Pack& pack = first.internal();
   size_t db_bytes = 0, scratch_bytes = 0, databases = 0;
   std::vector<const hs_database_t*> seen;  // scopes may share a database
-  for (const internal::ScopeDb& s : pack.scopes) {
-    if (s.db == nullptr || std::find(seen.begin(), seen.end(), s.db) != seen.end()) continue;
-    seen.push_back(s.db);
+  for (const auto& d : pack.databases) {
+    seen.push_back(d->db);
     ++databases;
     size_t n = 0;
-    if (hs_database_size(s.db, &n) == HS_SUCCESS) db_bytes += n;
+    if (hs_database_size(d->db, &n) == HS_SUCCESS) db_bytes += n;
   }
   if (first.scratch->hs != nullptr) hs_scratch_size(first.scratch->hs, &scratch_bytes);
 
@@ -96,7 +95,7 @@ int Main(int argc, char** argv) {
     scratch = nullptr;
     a = NowNs();
     for (const internal::ScopeDb& s : pack.scopes) {
-      if (s.db != nullptr) hs_alloc_scratch(s.db, &scratch);
+      for (const internal::PackDatabase* d : s.dbs) hs_alloc_scratch(d->db, &scratch);
     }
     scratch_per_scope_ms.push_back(static_cast<double>(NowNs() - a) / 1e6);
     hs_free_scratch(scratch);

@@ -306,10 +306,15 @@ int Flag(unsigned int id, unsigned long long, unsigned long long, unsigned int, 
 
 class HsFloorEngine : public Engine {
  public:
-  // Borrows `dbs` (several scopes may share one); Own() hands over the ones this engine must free.
-  HsFloorEngine(std::array<hs_database_t*, kScopeCount> dbs, bool /*unused*/) : dbs_(dbs) {
-    for (hs_database_t* db : dbs_) {
-      if (db != nullptr && hs_alloc_scratch(db, &scratch_) != HS_SUCCESS) ok_ = false;
+  using ScopeDbs = std::array<std::vector<hs_database_t*>, kScopeCount>;
+  // Borrows `dbs` (a scope is scanned with each of its databases; several scopes may share one); Own()
+  // hands over the ones this engine must free.
+  explicit HsFloorEngine(const ScopeDbs& dbs) {
+    for (int s = 0; s < kScopeCount; ++s) {
+      for (hs_database_t* db : dbs[s]) {
+        scopes_[s].push_back({db, {}});
+        if (hs_alloc_scratch(db, &scratch_) != HS_SUCCESS) ok_ = false;
+      }
     }
   }
   ~HsFloorEngine() override {
@@ -319,25 +324,33 @@ class HsFloorEngine : public Engine {
   bool ok() const { return ok_; }
   std::string name() const override { return "hyperscan"; }
   int Scan(int scope, std::string_view text) override {
-    hs_database_t* db = dbs_[scope];
-    if (db == nullptr) return 0;
-    CountContext c;
-    c.in_scope = &in_scope_[scope];
-    hs_error_t rc = hs_scan(db, text.data(), static_cast<unsigned>(text.size()), 0, scratch_,
-                            counting_ ? Flag : NoOp, &c);
-    return rc == HS_SUCCESS ? c.n : -1;
+    int n = 0;
+    for (const FloorDb& d : scopes_[scope]) {
+      CountContext c;
+      c.in_scope = &d.in_scope;
+      hs_error_t rc = hs_scan(d.db, text.data(), static_cast<unsigned>(text.size()), 0, scratch_,
+                              counting_ ? Flag : NoOp, &c);
+      if (rc != HS_SUCCESS) return -1;
+      n += c.n;
+    }
+    return n;
   }
   void SetCounting(bool c) override { counting_ = c; }
   void Own(hs_database_t* db) { owned_.push_back(db); }
-  // A database shared by several scopes holds other scopes' patterns too; the runtime drops their matches
+  // A database serving several scopes holds other scopes' patterns too; the runtime drops their matches
   // in its callback, and so does the agreement count (the timed no-op callback does not look).
-  void SetScopeFilter(int scope, std::vector<uint8_t> in_scope) { in_scope_[scope] = std::move(in_scope); }
+  void SetScopeFilter(int scope, size_t index, std::vector<uint8_t> in_scope) {
+    scopes_[scope][index].in_scope = std::move(in_scope);
+  }
   EngineStats& mutable_stats() { return stats_; }
 
  private:
-  std::array<hs_database_t*, kScopeCount> dbs_;
+  struct FloorDb {
+    hs_database_t* db;
+    std::vector<uint8_t> in_scope;  // per Hyperscan id; empty: count every match
+  };
+  std::array<std::vector<FloorDb>, kScopeCount> scopes_;
   std::vector<hs_database_t*> owned_;
-  std::array<std::vector<uint8_t>, kScopeCount> in_scope_;
   hs_scratch_t* scratch_ = nullptr;
   bool ok_ = true;
   bool counting_ = false;
@@ -382,56 +395,53 @@ bool SaveYaraRules(const PatternSets& sets, const std::string& dir, EngineStats*
 }
 
 std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
-  std::array<hs_database_t*, kScopeCount> dbs{};
+  HsFloorEngine::ScopeDbs dbs;
   size_t patterns = 0;
+  for (const auto& d : pack.databases) patterns += d->pattern_ids.size();
   for (int s = 0; s < kScopeCount; ++s) {
-    dbs[s] = pack.scopes[s].db;
-    bool shared = false;  // a database serving several scopes counts once
-    for (int e = 0; e < s; ++e) shared = shared || (dbs[e] != nullptr && dbs[e] == dbs[s]);
-    if (!shared) patterns += pack.scopes[s].pattern_ids.size();
+    for (const internal::PackDatabase* d : pack.scopes[s].dbs) dbs[s].push_back(d->db);
   }
-  auto e = std::make_unique<HsFloorEngine>(dbs, false);
+  auto e = std::make_unique<HsFloorEngine>(dbs);
   if (!e->ok()) return nullptr;
   for (int s = 0; s < kScopeCount; ++s) {
-    std::vector<uint8_t> in_scope;
-    for (uint32_t p : pack.scopes[s].pattern_ids) {
-      in_scope.push_back((pack.rules[pack.patterns[p].rule].scopes & (1u << s)) != 0);
+    for (size_t i = 0; i < pack.scopes[s].dbs.size(); ++i) {
+      std::vector<uint8_t> in_scope;
+      for (uint32_t p : pack.scopes[s].dbs[i]->pattern_ids) {
+        in_scope.push_back((pack.rules[pack.patterns[p].rule].scopes & (1u << s)) != 0);
+      }
+      e->SetScopeFilter(s, i, std::move(in_scope));
     }
-    e->SetScopeFilter(s, std::move(in_scope));
   }
   e->mutable_stats().patterns_total = e->mutable_stats().patterns_compiled = patterns;
   return e;
 }
 
-// Layout: hs-<scope>.db for the first scope a database serves; hs-scopes.txt maps every scope to its file.
+// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file>" line per database a scope
+// is scanned with, in scan order.
 bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   std::ofstream map(dir + "/hs-scopes.txt");
-  for (int s = 0; s < kScopeCount; ++s) {
-    hs_database_t* db = pack.scopes[s].db;
-    if (db == nullptr) continue;
-    int owner = s;
-    for (int e = 0; e < s; ++e) {
-      if (pack.scopes[e].db == db) {
-        owner = e;
-        break;
-      }
-    }
-    map << kScopeNames[s] << " hs-" << kScopeNames[owner] << ".db\n";
-    if (owner != s) continue;
+  for (size_t i = 0; i < pack.databases.size(); ++i) {
+    const std::string file = "hs-" + std::to_string(i) + ".db";
     char* bytes = nullptr;
     size_t size = 0;
-    if (hs_serialize_database(db, &bytes, &size) != HS_SUCCESS) return false;
-    std::ofstream out(dir + "/hs-" + kScopeNames[s] + ".db", std::ios::binary);
+    if (hs_serialize_database(pack.databases[i]->db, &bytes, &size) != HS_SUCCESS) return false;
+    std::ofstream out(dir + "/" + file, std::ios::binary);
     out.write(bytes, static_cast<std::streamsize>(size));
     std::free(bytes);
     if (!out) return false;
+  }
+  for (int s = 0; s < kScopeCount; ++s) {
+    for (const internal::PackDatabase* d : pack.scopes[s].dbs) {
+      for (size_t i = 0; i < pack.databases.size(); ++i) {
+        if (pack.databases[i].get() == d) map << kScopeNames[s] << " hs-" << i << ".db\n";
+      }
+    }
   }
   return static_cast<bool>(map);
 }
 
 std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
-  std::array<hs_database_t*, kScopeCount> dbs{};
-  std::vector<hs_database_t*> owned;
+  HsFloorEngine::ScopeDbs dbs;
   std::map<std::string, hs_database_t*> by_file;
   const uint64_t start = NowNs();
   std::ifstream map(dir + "/hs-scopes.txt");
@@ -449,9 +459,9 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
       }
       it = by_file.emplace(file, db).first;
     }
-    dbs[s] = it->second;
+    dbs[s].push_back(it->second);
   }
-  auto e = std::make_unique<HsFloorEngine>(dbs, false);
+  auto e = std::make_unique<HsFloorEngine>(dbs);
   for (auto& [f, db] : by_file) e->Own(db);
   if (!e->ok()) return nullptr;
   e->mutable_stats().build_ms = MsSince(start);

@@ -99,15 +99,24 @@ int Main(int argc, char** argv) {
       }
       ++payloads;
       units += expected.size();
-      bool same = expected.size() == seen.size();
-      for (size_t i = 0; same && i < expected.size(); ++i) {
-        same = seen[i].db == pack.scopes[expected[i].scope].db && seen[i].text == expected[i].text;
+      // Each unit is one hs_scan per database serving its scope, in the scope's order.
+      std::vector<std::pair<const hs_database_t*, const std::string*>> want;
+      for (const Unit& u : expected) {
+        for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs) want.emplace_back(d->db, &u.text);
+      }
+      bool same = want.size() == seen.size();
+      for (size_t i = 0; same && i < want.size(); ++i) {
+        same = seen[i].db == want[i].first && seen[i].text == *want[i].second;
       }
       if (!same) {
         ++mismatches;
+        if (first_mismatch.empty() && std::getenv("DOBERMAN_UNITS_DEBUG") != nullptr) {
+          for (const auto& w : want) std::fprintf(stderr, "want %p %s\n", (const void*)w.first, w.second->c_str());
+          for (const auto& w : seen) std::fprintf(stderr, "seen %p %s\n", (const void*)w.db, w.text.c_str());
+        }
         if (first_mismatch.empty()) {
-          first_mismatch = name + " " + p.id + ": Doberman scanned " + std::to_string(seen.size()) +
-                           " units, the peers get " + std::to_string(expected.size());
+          first_mismatch = name + " " + p.id + ": Doberman made " + std::to_string(seen.size()) +
+                           " scans, the peers' units need " + std::to_string(want.size());
         }
       }
     }

@@ -1,4 +1,4 @@
-// The Hyperscan stage: one block-mode database per scope and platform variant, compiled with libhs
+// The Hyperscan stage: one block-mode database per set of scopes and platform variant, compiled with libhs
 // (compiler side only). Pattern errors are mapped back to the rule and the byte in the pattern.
 #ifndef DOBERMAN_COMPILER_HS_BUILDER_H_
 #define DOBERMAN_COMPILER_HS_BUILDER_H_

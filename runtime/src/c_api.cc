@@ -141,9 +141,9 @@ doberman_status doberman_scratch_create(const doberman_pack* pack, doberman_scra
   if (sodium_init() < 0) return DOBERMAN_E_INTERNAL;
   try {
     auto scratch = std::make_unique<doberman_scratch>(*pack);
-    // Once per distinct database: several scopes share one, and each call re-checks the database.
-    for (hs_database_t* db : pack->databases) {
-      if (hs_alloc_scratch(db, &scratch->hs) != HS_SUCCESS) return DOBERMAN_E_NO_MEMORY;
+    // Once per database: several scopes share one, and each call re-checks the database.
+    for (const auto& db : pack->databases) {
+      if (hs_alloc_scratch(db->db, &scratch->hs) != HS_SUCCESS) return DOBERMAN_E_NO_MEMORY;
     }
     *out = scratch.release();
     return DOBERMAN_OK;

@@ -16,12 +16,12 @@ namespace {
 
 struct UnitContext {
   Scratch* s;
-  const ScopeDb* sdb;
+  const PackDatabase* db;  // the database being scanned: its ids map to pack patterns
   std::string_view text;
   doberman_field field;
   uint32_t unit;
   uint32_t origin_bit;
-  uint32_t scope_bit;  // databases are shared between raw-text scopes: filter by the rule's scopes
+  uint32_t scope_bit;  // a database may serve several scopes: filter by the rule's scopes
   bool decoded;
   bool prompt;
 };
@@ -34,7 +34,7 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
             void* ctx) {
   UnitContext& u = *static_cast<UnitContext*>(ctx);
   Scratch& s = *u.s;
-  const uint32_t p = u.sdb->pattern_ids[id];
+  const uint32_t p = u.db->pattern_ids[id];
   const PatternInfo& pi = s.pack.patterns[p];
   const RuleInfo& rule = s.pack.rules[pi.rule];
   if ((rule.scopes & u.scope_bit) == 0) return 0;
@@ -165,16 +165,20 @@ class CallScanner {
   void Scan(int scope, doberman_field field, uint32_t unit, std::string_view text, bool decoded,
             uint32_t origin_bit) {
     const ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.db == nullptr || text.empty()) return;
+    if (sdb.empty() || text.empty()) return;
     if (++units_ > pack_.limits.max_units) {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
-    UnitContext u{&s_, &sdb, text, field, unit, origin_bit, 1u << scope, decoded,
+    UnitContext u{&s_, nullptr, text, field, unit, origin_bit, 1u << scope, decoded,
                   scope == kScopePrompt || scope == kScopePromptText};
-    hs_error_t err = hs_scan(sdb.db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
-                             OnMatch, &u);
-    if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
+    // Every database serving the scope sees the unit before its rules are judged together.
+    for (const PackDatabase* db : sdb.dbs) {
+      u.db = db;
+      hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
+                               OnMatch, &u);
+      if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
+    }
     EvaluateUnit(s_, u);
   }
 
@@ -182,7 +186,7 @@ class CallScanner {
   void ScanWithDecoded(int scope, doberman_field field, uint32_t unit, std::string_view raw,
                        uint32_t origin_bit, bool fold) {
     const ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.db == nullptr || raw.empty()) return;
+    if (sdb.empty() || raw.empty()) return;
     if (fold) {
       FoldText(raw, &s_.folded);
       Scan(scope, field, unit, s_.folded, false, origin_bit);
@@ -200,28 +204,15 @@ class CallScanner {
       }
     }
     const DecodeLimits& limits = pack_.limits.decode;
-    // Identifier- and path-shaped runs are not encoded payloads: they are skipped without counting
-    // against the bound, so ordinary large source files do not exhaust it.
-    bool overflow = false;
-    size_t decoded_runs = 0;
-    EncodedRun run{};
-    for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run); from = run.end) {
-      if (run.encoding == Encoding::kBase64 &&
-          LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
-        continue;
-      }
-      if (decoded_runs++ == limits.max_runs) {
-        overflow = true;
-        break;
-      }
-      if (!DecodeRun(raw, run, limits, &s_.decoded)) continue;
+    const bool overflow = ForEachRunToRescan(raw, limits, [&](const EncodedRun& run) {
+      if (!DecodeRun(raw, run, limits, &s_.decoded)) return;
       if (fold) {
         FoldText(s_.decoded, &s_.decoded_folded);
         Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
       } else {
         Scan(scope, field, unit, s_.decoded, true, origin_bit);
       }
-    }
+    });
     if (overflow) Raise(s_, DOBERMAN_E_LIMIT);
   }
 
@@ -264,7 +255,7 @@ void ScanCall(Scratch& s, const doberman_call& call) {
   if (!command.empty()) {
     command = scanner.Bounded(command, max_string);
     scanner.ScanWithDecoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins, false);
-    if (pack.scopes[kScopeCommand].db != nullptr) {
+    if (!pack.scopes[kScopeCommand].empty()) {
       s.segments.Clear();
       doberman_status st = MapShellStatus(pack.shell->Normalize(command, &s.segments));
       if (st != DOBERMAN_OK) Raise(s, st);
@@ -276,7 +267,7 @@ void ScanCall(Scratch& s, const doberman_call& call) {
   }
 
   std::string_view path = View(call.path);
-  if (!path.empty() && pack.scopes[kScopePath].db != nullptr) {
+  if (!path.empty() && !pack.scopes[kScopePath].empty()) {
     CanonicalPath(scanner.Bounded(path, max_string), View(call.cwd), &s.path);
     scanner.Scan(kScopePath, DOBERMAN_FIELD_PATH, 0, s.path, false, kAllOrigins);
   }

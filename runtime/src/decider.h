@@ -7,14 +7,36 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "doberman/doberman.h"
 #include "mention.h"
 #include "pack.h"
 #include "shell_normalizer.h"
+#include "text_normalizer.h"
+#include "validators.h"
 
 namespace doberman::internal {
+
+// The encoded runs of `raw` that are decoded and rescanned, in order. Identifier- and path-shaped
+// base64 runs are not encoded payloads: they are skipped without counting against the bound, so
+// ordinary large source files do not exhaust it. Returns true when the bound cut the list short (the
+// caller raises DOBERMAN_E_LIMIT). Shared with bench/ so the peers scan exactly the same units.
+template <typename F>
+bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
+  size_t decoded_runs = 0;
+  EncodedRun run{};
+  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run); from = run.end) {
+    if (run.encoding == Encoding::kBase64 &&
+        LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
+      continue;
+    }
+    if (decoded_runs++ == limits.max_runs) return true;
+    on_run(run);
+  }
+  return false;
+}
 
 inline constexpr size_t kMaxHits = 64;
 inline constexpr size_t kMaxCappedSpans = 64;

@@ -2,6 +2,7 @@
 // its own status. After this returns OK the decider trusts every index in the pack without re-checking.
 #include "pack.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include "pack_generated.h"
@@ -185,51 +186,61 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   return DOBERMAN_OK;
 }
 
+// Databases are grouped by the set of scopes they serve; each group may come in several platform
+// variants. For each group the best variant this CPU runs is deserialized, then every scope lists the
+// groups that serve it.
 doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string* error) {
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
-  // For each scope, the best variant this CPU runs among the databases that serve it.
-  std::array<int, kScopeCount> chosen_rank;
-  chosen_rank.fill(1 << 20);
-  std::array<const fb::Database*, kScopeCount> chosen{};
+  struct Choice {
+    uint32_t mask;
+    int rank;
+    const fb::Database* db;
+  };
+  std::vector<Choice> chosen;
+  bool platform_missing = false;
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
     if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->bytes() || !d->pattern_ids()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
-    std::string platform = Str(d->platform());
-    for (size_t rank = 0; rank < preferred.size(); ++rank) {
-      if (platform != preferred[rank]) continue;
-      for (int s = 0; s < kScopeCount; ++s) {
-        if ((mask & (1u << s)) && static_cast<int>(rank) < chosen_rank[s]) {
-          chosen_rank[s] = static_cast<int>(rank);
-          chosen[s] = d;
-        }
+    const std::string platform = Str(d->platform());
+    int rank = -1;
+    for (size_t r = 0; r < preferred.size() && rank < 0; ++r) {
+      if (platform == preferred[r]) rank = static_cast<int>(r);
+    }
+    auto it = std::find_if(chosen.begin(), chosen.end(), [&](const Choice& c) { return c.mask == mask; });
+    if (it == chosen.end()) {
+      if (chosen.size() == kMaxDatabaseGroups) {
+        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows", error);
       }
+      chosen.push_back({mask, rank, d});
+    } else if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
+      it->rank = rank;
+      it->db = d;
     }
   }
-  for (int scope = 0; scope < kScopeCount; ++scope) {
-    const fb::Database* d = chosen[scope];
-    if (d == nullptr) continue;
-    ScopeDb& sdb = pack->scopes[scope];
-    const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << static_cast<uint8_t>(d->scope()));
-    for (uint32_t id : *d->pattern_ids()) {
+  for (const Choice& c : chosen) platform_missing = platform_missing || c.rank < 0;
+  if (platform_missing) {
+    return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
+  }
+  for (const Choice& c : chosen) {
+    auto entry = std::make_unique<PackDatabase>();
+    entry->scopes = c.mask;
+    for (uint32_t id : *c.db->pattern_ids()) {
       if (id >= pack->patterns.size()) return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
-      sdb.pattern_ids.push_back(id);
       const RuleInfo& rule = pack->rules[pack->patterns[id].rule];
-      if ((rule.scopes & mask) == 0) {
+      if ((rule.scopes & c.mask) == 0) {
         return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes", error);
       }
-      if (rule.scopes & (1u << scope)) sdb.has_decode_rules = sdb.has_decode_rules || rule.decode;
+      entry->pattern_ids.push_back(id);
+      for (int s = 0; s < kScopeCount; ++s) {
+        if (rule.decode && (rule.scopes & c.mask & (1u << s))) pack->scopes[s].has_decode_rules = true;
+      }
     }
-    // A database shared with an earlier scope is deserialized once.
-    for (int earlier = 0; earlier < scope; ++earlier) {
-      if (chosen[earlier] == d) sdb.db = pack->scopes[earlier].db;
-    }
-    if (sdb.db != nullptr) continue;
-    hs_error_t err = hs_deserialize_database(reinterpret_cast<const char*>(d->bytes()->data()),
-                                             d->bytes()->size(), &sdb.db);
+    hs_error_t err = hs_deserialize_database(reinterpret_cast<const char*>(c.db->bytes()->data()),
+                                             c.db->bytes()->size(), &entry->db);
     if (err == HS_DB_VERSION_ERROR) {
       return Fail(DOBERMAN_E_HS_VERSION,
                   "pack databases were compiled by Hyperscan " + pack->hs_version +
@@ -243,16 +254,19 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
       return Fail(DOBERMAN_E_HS_DESERIALIZE, "Hyperscan refused a database (error " +
                                                  std::to_string(err) + ")", error);
     }
-    pack->databases.push_back(sdb.db);
-    pack->platform = Str(d->platform());
+    for (int s = 0; s < kScopeCount; ++s) {
+      if (c.mask & (1u << s)) pack->scopes[s].dbs.push_back(entry.get());
+    }
+    pack->platform = Str(c.db->platform());
+    pack->databases.push_back(std::move(entry));
   }
   return DOBERMAN_OK;
 }
 
 }  // namespace
 
-Pack::~Pack() {
-  for (hs_database_t* db : databases) hs_free_database(db);
+PackDatabase::~PackDatabase() {
+  if (db != nullptr) hs_free_database(db);
 }
 
 std::span<const char* const> PreferredPlatforms() {

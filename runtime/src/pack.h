@@ -74,11 +74,27 @@ struct PatternInfo {
   bool som = false;
 };
 
-struct ScopeDb {
-  hs_database_t* db = nullptr;        // not owned: several scopes may share one (Pack::databases)
+// One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
+// serves, so a unit is scanned only with patterns that can apply to it.
+struct PackDatabase {
+  hs_database_t* db = nullptr;        // owned
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
-  bool has_decode_rules = false;      // some rule in this scope counts matches in decoded runs
+  uint32_t scopes = 0;                // bit per scope served
+  PackDatabase() = default;
+  PackDatabase(const PackDatabase&) = delete;
+  PackDatabase& operator=(const PackDatabase&) = delete;
+  ~PackDatabase();
 };
+
+// What a unit of one scope is scanned with: every database serving the scope, in pack order.
+struct ScopeDb {
+  std::vector<const PackDatabase*> dbs;  // not owned (Pack::databases); several scopes may share one
+  bool has_decode_rules = false;         // some rule in this scope counts matches in decoded runs
+  bool empty() const { return dbs.empty(); }
+};
+
+// Bound on distinct database groups (scope sets) a pack may carry.
+inline constexpr size_t kMaxDatabaseGroups = 32;
 
 struct Limits {
   uint64_t max_string_bytes = 100000;
@@ -89,7 +105,6 @@ struct Limits {
 };
 
 struct Pack {
-  ~Pack();
   EnvelopeHeader header;
   std::vector<uint8_t> bytes;  // the whole signed file; FlatBuffers strings point into it
   std::string name, version, description, hs_version, platform;
@@ -97,7 +112,7 @@ struct Pack {
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
-  std::vector<hs_database_t*> databases;  // owned
+  std::vector<std::unique_ptr<PackDatabase>> databases;
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
   std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order
