@@ -26,8 +26,9 @@ namespace doberman::internal {
 template <typename F>
 bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
   size_t decoded_runs = 0;
+  size_t next_percent = 0;
   EncodedRun run{};
-  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run); from = run.end) {
+  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent); from = run.end) {
     if (run.encoding == Encoding::kBase64 &&
         LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
       continue;

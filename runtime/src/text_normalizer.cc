@@ -786,17 +786,62 @@ size_t FoldText(std::string_view in, std::string* out) {
 //    Corollary: an alphabet run that ends inside a percent stretch before that stretch's
 //    min_percent-th escape is returned on its own, and the rest of the stretch is considered
 //    afresh from the run's end.
+//
+// Skipping (when `next_percent` is given): before the next '%' no percent run can be confirmed, and an
+// alphabet run is only reported when at least `min_run` long. So the byte `min_run - 1` ahead is
+// probed: when it is outside the alphabet, no reportable stretch starts in between and the whole
+// window is skipped; when it is inside a stretch shorter than `min_run`, the stretch is skipped too;
+// only a long stretch hands over to the byte loop at its start. Ordinary text and code (words and
+// identifiers shorter than min_run) are crossed touching about one stretch per window. The result is the byte loop's, exactly
+// (tests/unit/text_normalizer_test.cc compares the two on random text).
 bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits,
-                        EncodedRun* run) {
+                        EncodedRun* run, size_t* next_percent) {
   const size_t n = text.size();
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
   const size_t min_percent = std::max<size_t>(limits.min_percent, 1);
+  const size_t min_run =
+      std::min(std::max<size_t>(limits.min_base64, 1), std::max<size_t>(limits.min_hex, 2));
+  size_t percent_at = 0;  // no '%' in [from, percent_at): skipping allowed below it
+  if (next_percent != nullptr) {
+    if (*next_percent < from) {
+      const void* hit = from < n ? std::memchr(p + from, '%', n - from) : nullptr;
+      *next_percent = hit ? static_cast<size_t>(static_cast<const unsigned char*>(hit) - p) : n;
+    }
+    percent_at = *next_percent;
+  }
   // The current percent stretch starts right after the last character that was neither unreserved
   // nor part of an escape, and holds `escapes` escapes so far.
   size_t pct_begin = from;
   size_t escapes = 0;
   size_t i = from;
   while (i < n) {
+    if (next_percent != nullptr && escapes == 0 && i > percent_at) {
+      const void* hit = std::memchr(p + i, '%', n - i);
+      percent_at = *next_percent = hit ? static_cast<size_t>(static_cast<const unsigned char*>(hit) - p) : n;
+    }
+    if (escapes == 0 && i + min_run <= percent_at) {
+      const size_t entered = i;
+      while (i + min_run <= percent_at) {
+        const size_t probe = i + min_run - 1;
+        if (kCharClasses[p[probe]] & kBase64Char) {
+          size_t start = probe, end = probe + 1;
+          while (start > i && (kCharClasses[p[start - 1]] & kBase64Char)) --start;
+          while (end < n && end - start < min_run && (kCharClasses[p[end]] & kBase64Char)) ++end;
+          if (end - start >= min_run) {
+            i = start;  // long enough to be reported: the byte loop takes it from its start
+            break;
+          }
+          i = end;  // a stretch too short to report (words, identifiers): skipped whole
+          continue;
+        }
+        i = probe + 1;
+      }
+      if (i == n) break;
+      // Where the byte loop's percent stretch would start: after the last byte that is not unreserved.
+      size_t j = i;
+      while (j > entered && (kCharClasses[p[j - 1]] & kUnreserved)) --j;
+      if (j > entered) pct_begin = j;
+    }
     uint8_t cls = kCharClasses[p[i]];
     if (cls & kBase64Char) {
       // A whole alphabet stretch in one go. '+' and '/' are in the alphabet but not unreserved:

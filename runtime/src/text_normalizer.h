@@ -60,14 +60,19 @@ bool DecodeTagCharacters(std::string_view in, size_t min_chars, std::string* out
 
 // Implementation detail of ForEachEncodedRun, non-template so it lives in the .cc file.
 // Finds the first run starting at or after `from`; returns false when there is none.
-bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits, EncodedRun* run);
+// `next_percent` (optional) caches the position of the next '%' between calls over the same text
+// with growing `from`: start it at 0. With it, runs are found by skipping ahead (same results);
+// without it, byte by byte.
+bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& limits, EncodedRun* run,
+                        size_t* next_percent = nullptr);
 
 template <typename F>
 bool ForEachEncodedRun(std::string_view text, const DecodeLimits& limits, F&& on_run) {
   size_t from = 0;
   size_t found = 0;
+  size_t next_percent = 0;
   EncodedRun run{};
-  while (FindNextEncodedRun(text, from, limits, &run)) {
+  while (FindNextEncodedRun(text, from, limits, &run, &next_percent)) {
     if (found == limits.max_runs) return true;
     ++found;
     on_run(run);

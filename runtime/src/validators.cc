@@ -79,18 +79,33 @@ bool IsIdentifierSegment(std::string_view w) {
 
 }  // namespace
 
+// c * log2(c) for small counts, so that the usual short token needs no libm call.
+const std::array<double, 256>& CountLog2Table() {
+  static const std::array<double, 256> table = [] {
+    std::array<double, 256> t{};
+    for (size_t c = 1; c < t.size(); ++c) t[c] = static_cast<double>(c) * std::log2(static_cast<double>(c));
+    return t;
+  }();
+  return table;
+}
+
+// H = log2(n) - (sum of c*log2(c)) / n over the distinct bytes; each distinct byte is visited once
+// (its count is reset when first met on the second pass), so the cost is linear in the token, not 256.
 double ShannonEntropy(std::string_view s) {
   if (s.empty()) return 0;
-  std::array<uint32_t, 256> counts{};
+  std::array<uint32_t, 256> counts;  // only the entries for bytes of `s` are ever read
+  for (unsigned char c : s) counts[c] = 0;
   for (unsigned char c : s) ++counts[c];
-  double bits = 0;
-  const double n = static_cast<double>(s.size());
-  for (uint32_t c : counts) {
-    if (c == 0) continue;
-    double p = c / n;
-    bits -= p * std::log2(p);
+  const std::array<double, 256>& table = CountLog2Table();
+  double sum = 0;
+  for (unsigned char c : s) {
+    const uint32_t k = counts[c];
+    if (k == 0) continue;
+    sum += k < table.size() ? table[k] : static_cast<double>(k) * std::log2(static_cast<double>(k));
+    counts[c] = 0;
   }
-  return bits;
+  const double n = static_cast<double>(s.size());
+  return std::max(0.0, std::log2(n) - sum / n);
 }
 
 std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {

@@ -779,6 +779,42 @@ TEST(EncodedRunTest, FindNextHonoursFrom) {
   EXPECT_FALSE(FindNextEncodedRun(text, text.size() + 10, {}, &run));
 }
 
+// The skipping search (with a `next_percent` cache) must find exactly the runs the byte loop finds.
+TEST(EncodedRunTest, SkippingSearchEqualsTheByteLoop) {
+  std::mt19937 rng(20261130);
+  // Letters, hex digits, the base64 extras, unreserved punctuation, '%' escapes and breaks.
+  const std::string alphabet = "aAbzZ09fF%%2e0x+/=-_.~ \n\"'";
+  size_t runs_seen = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    DecodeLimits limits;
+    limits.min_base64 = rng() % 30;
+    limits.min_hex = rng() % 40;
+    limits.min_percent = rng() % 5;
+    std::string text;
+    const size_t len = rng() % 400;
+    // Long same-class stretches are what the skipping has to get right: draw in bursts.
+    while (text.size() < len) {
+      const char c = alphabet[rng() % alphabet.size()];
+      text.append(1 + (rng() % 4 == 0 ? rng() % 40 : 0), c);
+    }
+    size_t from = rng() % 3 == 0 ? rng() % (text.size() + 1) : 0;
+    size_t next_percent = 0;
+    for (int k = 0; k < 1000; ++k) {
+      EncodedRun slow{}, fast{};
+      const bool a = FindNextEncodedRun(text, from, limits, &slow);
+      const bool b = FindNextEncodedRun(text, from, limits, &fast, &next_percent);
+      ASSERT_EQ(a, b) << "text=" << text << " from=" << from;
+      if (!a) break;
+      ASSERT_EQ(slow.begin, fast.begin) << "text=" << text << " from=" << from;
+      ASSERT_EQ(slow.end, fast.end) << "text=" << text << " from=" << from;
+      ASSERT_EQ(slow.encoding, fast.encoding) << "text=" << text << " from=" << from;
+      ++runs_seen;
+      from = slow.end;
+    }
+  }
+  EXPECT_GT(runs_seen, 10000u);  // the comparison covered many runs, not just empty results
+}
+
 TEST(EncodedRunTest, ZeroMinimumsStillGiveNonEmptyRuns) {
   DecodeLimits limits;
   limits.min_base64 = 0;
