@@ -111,8 +111,8 @@ int Main(int argc, char** argv) {
       if (!same) {
         ++mismatches;
         if (first_mismatch.empty() && std::getenv("DOBERMAN_UNITS_DEBUG") != nullptr) {
-          for (const auto& w : want) std::fprintf(stderr, "want %p %s\n", (const void*)w.first, w.second->c_str());
-          for (const auto& w : seen) std::fprintf(stderr, "seen %p %s\n", (const void*)w.db, w.text.c_str());
+          for (const auto& w : want) std::fprintf(stderr, "want %p %s\n", static_cast<const void*>(w.first), w.second->c_str());
+          for (const auto& w : seen) std::fprintf(stderr, "seen %p %s\n", static_cast<const void*>(w.db), w.text.c_str());
         }
         if (first_mismatch.empty()) {
           first_mismatch = name + " " + p.id + ": Doberman made " + std::to_string(seen.size()) +

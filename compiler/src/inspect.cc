@@ -79,8 +79,9 @@ std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
 bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::string* out,
                 std::string* error) {
   internal::EnvelopeHeader h;
-  std::span<const uint8_t> payload;
-  if (internal::UNVERIFIED_PeekHeader(bytes, &h, &payload, error) != DOBERMAN_OK) return false;
+  internal::EnvelopeParts parts;
+  if (internal::UNVERIFIED_PeekHeader(bytes, &h, &parts, error) != DOBERMAN_OK) return false;
+  const std::span<const uint8_t> payload = parts.payload;
   flatbuffers::Verifier verifier(payload.data(), payload.size(), 32, 4u << 20);
   if (!fb::VerifyPackBuffer(verifier)) {
     *error = "payload fails FlatBuffers verification";
@@ -91,7 +92,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
   const uint32_t npatterns = p.patterns() ? p.patterns()->size() : 0;
   size_t db_bytes = 0;
   if (p.databases()) {
-    for (const fb::Database* d : *p.databases()) db_bytes += d->bytes() ? d->bytes()->size() : 0;
+    for (const fb::Database* d : *p.databases()) db_bytes += d->blob_size();
   }
   std::string& o = *out;
   if (!json) {
@@ -151,7 +152,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       o += ",\"platform\":";
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
-           ",\"bytes\":" + std::to_string(d->bytes() ? d->bytes()->size() : 0) + "}";
+           ",\"bytes\":" + std::to_string(d->blob_size()) + "}";
     }
   }
   o += "]},\"rules\":[";

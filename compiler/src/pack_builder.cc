@@ -43,14 +43,15 @@ bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
   std::vector<CompiledDatabase> databases;
   if (!CompileDatabases(ir, diags, &databases)) return false;
   const std::string hs_version = HyperscanVersion();
-  std::vector<uint8_t> payload = WritePayload(ir, databases, hs_version);
+  std::vector<uint8_t> blobs;
+  std::vector<uint8_t> payload = WritePayload(ir, databases, hs_version, &blobs);
   internal::EnvelopeHeader header;
   header.revision = ir.revision;
   header.created_unix = created_unix;
   header.expires_unix = ir.expires_unix;
   header.hs_version = hs_version;
   header.platform = ir.platforms.size() > 1 ? "multi" : "generic";
-  out->bytes = SealPack(header, payload, key);
+  out->bytes = SealPack(header, payload, blobs, key);
   out->examples = RunExamples(ir, out->bytes, key.public_key.data(), diags);
   return !diags.has_errors();
 }

@@ -1,6 +1,11 @@
 // FlatBuffers serialization of the checked IR. Field by field; no reflection.
 #include "payload_writer.h"
 
+#include <array>
+
+#include <sodium.h>
+
+#include "envelope.h"
 #include "pack_generated.h"
 
 namespace doberman::compiler {
@@ -13,7 +18,7 @@ fb::Verdict ToFb(doberman_verdict v) {
 }  // namespace
 
 std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<CompiledDatabase>& databases,
-                                  const std::string& hs_version) {
+                                  const std::string& hs_version, std::vector<uint8_t>* blobs) {
   flatbuffers::FlatBufferBuilder b(1 << 16);
   auto strings = [&](const std::vector<std::string>& v) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> o;
@@ -45,9 +50,15 @@ std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<Compiled
                                          b.CreateString(p.expression), flags, p.som));
   }
   std::vector<flatbuffers::Offset<fb::Database>> dbs;
+  blobs->clear();
   for (const CompiledDatabase& d : databases) {
+    std::array<uint8_t, internal::kBlobDigestSize> digest{};
+    crypto_generichash(digest.data(), digest.size(), d.bytes.data(), d.bytes.size(), nullptr, 0);
+    const uint64_t offset = blobs->size();
+    blobs->insert(blobs->end(), d.bytes.begin(), d.bytes.end());
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
-                                     b.CreateVector(d.pattern_ids), b.CreateVector(d.bytes), d.scopes));
+                                     b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, offset,
+                                     d.bytes.size(), b.CreateVector(digest.data(), digest.size())));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {

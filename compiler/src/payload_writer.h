@@ -3,6 +3,7 @@
 #define DOBERMAN_COMPILER_PAYLOAD_WRITER_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "hs_builder.h"
@@ -10,9 +11,10 @@
 
 namespace doberman::compiler {
 
-// Deterministic: the same IR and databases give the same bytes.
+// Deterministic: the same IR and databases give the same bytes. The databases go to `blobs` (the
+// envelope's blob area), each named in the payload by offset, size and BLAKE2b-256 digest.
 std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<CompiledDatabase>& databases,
-                                  const std::string& hs_version);
+                                  const std::string& hs_version, std::vector<uint8_t>* blobs);
 
 }  // namespace doberman::compiler
 

@@ -114,18 +114,20 @@ bool LoadSigningKey(const std::string& path, SigningKey* key, std::string* error
 }
 
 std::vector<uint8_t> SealPack(internal::EnvelopeHeader header, std::span<const uint8_t> payload,
-                              const SigningKey& key) {
+                              std::span<const uint8_t> blobs, const SigningKey& key) {
   header.key_id = internal::ComputeKeyId(key.public_key.data());
   header.payload_size = payload.size();
+  header.blobs_size = blobs.size();
   std::array<uint8_t, internal::kHeaderSize> head{};
   internal::EncodeHeader(header, &head);
   std::vector<uint8_t> out;
-  out.reserve(head.size() + payload.size() + internal::kSignatureSize);
+  out.reserve(head.size() + payload.size() + internal::kSignatureSize + blobs.size());
   out.insert(out.end(), head.begin(), head.end());
   out.insert(out.end(), payload.begin(), payload.end());
   uint8_t sig[internal::kSignatureSize];
   crypto_sign_detached(sig, nullptr, out.data(), out.size(), key.secret.data());
   out.insert(out.end(), sig, sig + sizeof sig);
+  out.insert(out.end(), blobs.begin(), blobs.end());
   return out;
 }
 

@@ -29,9 +29,10 @@ void EphemeralKey(SigningKey* key);
 // Loads a secret key file. Refuses files readable by group or others.
 bool LoadSigningKey(const std::string& path, SigningKey* key, std::string* error);
 
-// header.key_id and header.payload_size are filled in here.
+// header.key_id, payload_size and blobs_size are filled in here. The signature covers header and
+// payload; the payload names each blob's digest.
 std::vector<uint8_t> SealPack(internal::EnvelopeHeader header, std::span<const uint8_t> payload,
-                              const SigningKey& key);
+                              std::span<const uint8_t> blobs, const SigningKey& key);
 
 // Writes `bytes` to `path` through a temporary file and rename, so that no partial file is ever seen.
 bool WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes, unsigned mode,

@@ -114,7 +114,9 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   return true;
 }
 
-void Load(const Options& o, LoadedPack* lp) {
+// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one payload
+// before loading, so it hashes and deserializes only the databases that payload needs.
+void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
   if (o.pack.empty()) {
     lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
     lp->status = "DOBERMAN_E_NO_PACK";
@@ -137,6 +139,7 @@ void Load(const Options& o, LoadedPack* lp) {
   options.trusted_keys = keys.data();
   options.trusted_key_count = keys.size();
   options.state_path = o.state.empty() ? nullptr : o.state.c_str();
+  options.fields = fields;
   char buf[512] = {0};
   doberman_status s = doberman_pack_load_file(o.pack.c_str(), &options, &lp->pack, buf, sizeof buf);
   if (s != DOBERMAN_OK) {
@@ -172,16 +175,38 @@ bool Parse(std::string_view text, ParsedPayload* payload, Decision* failure) {
   return true;
 }
 
-Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
-  Decision d;
-  d.verdict = DOBERMAN_PASS;
-  if (!Parse(text, payload, &d)) return d;
+Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
   if (lp.scratch == nullptr) {
+    Decision d;
+    d.verdict = DOBERMAN_PASS;
     d.Raise(DOBERMAN_AUTH, "error:pack_unavailable", lp.error);
     d.status = lp.status;
     return d;
   }
-  return doberman::guard::DecidePayload(lp.pack, lp.scratch, *payload);
+  return doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
+}
+
+Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
+  Decision d;
+  d.verdict = DOBERMAN_PASS;
+  if (!Parse(text, payload, &d)) return d;
+  return DecideParsed(lp, *payload);
+}
+
+// The fields a payload's calls fill in, as doberman_load_options.fields bits.
+uint32_t FieldsOf(const ParsedPayload& payload) {
+  uint32_t fields = 0;
+  for (const auto& c : payload.calls) {
+    if (!c.tool.empty()) fields |= 1u << DOBERMAN_FIELD_TOOL;
+    if (!c.command.empty()) fields |= 1u << DOBERMAN_FIELD_COMMAND;
+    if (!c.path.empty()) fields |= 1u << DOBERMAN_FIELD_PATH;
+    if (!c.content.empty()) fields |= 1u << DOBERMAN_FIELD_CONTENT;
+    if (!c.url.empty()) fields |= 1u << DOBERMAN_FIELD_URL;
+    if (!c.args.empty()) fields |= 1u << DOBERMAN_FIELD_ARGS;
+    if (!c.prompt.empty()) fields |= 1u << DOBERMAN_FIELD_PROMPT;
+  }
+  // A payload with no field at all still needs a pack to answer from: load the tool databases.
+  return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
 }
 
 int RunCheck(const LoadedPack& lp) {
@@ -252,15 +277,19 @@ int RunExplain(const LoadedPack& lp) {
   return 0;
 }
 
-int RunHook(const Options& o, const LoadedPack& lp) {
+// One payload, parsed before the pack is loaded so that only the databases it needs are read.
+int RunHook(const Options& o) {
   bool too_large = false;
   std::string text = ReadAll(stdin, &too_large);
   ParsedPayload payload;
   Decision d;
+  d.verdict = DOBERMAN_PASS;
   if (too_large) {
     d.Raise(DOBERMAN_BLOCK, "error:payload_too_large", "hook payload larger than 64 MiB");
-  } else {
-    d = DecideText(text, lp, &payload);
+  } else if (Parse(text, &payload, &d)) {
+    LoadedPack lp;
+    Load(o, &lp, FieldsOf(payload));
+    d = DecideParsed(lp, payload);
   }
   const bool unusable = payload.event == HookEvent::kUnknown;
   if (unusable || d.status != "DOBERMAN_OK") {
@@ -303,9 +332,9 @@ int main(int argc, char** argv) {
     std::printf("doberman-guard 0.1.0 (runtime ABI %d)\n", DOBERMAN_ABI_VERSION);
     return 0;
   }
+  if (o.mode == "hook") return RunHook(o);
   LoadedPack lp;
   Load(o, &lp);
   if (o.mode == "check") return RunCheck(lp);
-  if (o.mode == "explain") return RunExplain(lp);
-  return RunHook(o, lp);
+  return RunExplain(lp);
 }

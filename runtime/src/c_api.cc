@@ -1,10 +1,16 @@
 // The C ABI: argument checks, exception firewall (std containers may throw bad_alloc), and the
 // fail-closed defaults. Everything else is delegated to pack.cc and decider.cc.
+#include <fcntl.h>
 #include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iterator>
 #include <new>
 
@@ -24,7 +30,11 @@ void WriteError(char* buf, size_t size, const std::string& message) {
   buf[n] = '\0';
 }
 
-doberman_status LoadBytes(std::vector<uint8_t> bytes, const doberman_load_options* options,
+// The options struct grows by appending; callers built against an older header pass a smaller size.
+constexpr size_t kLoadOptionsV1 = offsetof(doberman_load_options, now_unix) + sizeof(int64_t);
+constexpr size_t kLoadOptionsWithFields = offsetof(doberman_load_options, fields) + sizeof(uint32_t);
+
+doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_options* options,
                           doberman_pack** out, char* error_buf, size_t error_buf_size) {
   std::string error;
   std::unique_ptr<Pack> pack;
@@ -32,7 +42,10 @@ doberman_status LoadBytes(std::vector<uint8_t> bytes, const doberman_load_option
   lo.trusted = {options->trusted_keys, options->trusted_key_count};
   lo.state_path = options->state_path;
   lo.now_unix = options->now_unix;
-  doberman_status s = doberman::internal::LoadPack(std::move(bytes), lo, &pack, &error);
+  if (options->struct_size >= kLoadOptionsWithFields && options->fields != 0) {
+    lo.scopes = doberman::internal::ScopesForFields(options->fields);
+  }
+  doberman_status s = doberman::internal::LoadPack(bytes, lo, &pack, &error);
   if (s != DOBERMAN_OK) {
     WriteError(error_buf, error_buf_size, error);
     return s;
@@ -43,7 +56,7 @@ doberman_status LoadBytes(std::vector<uint8_t> bytes, const doberman_load_option
 }
 
 bool OptionsValid(const doberman_load_options* o) {
-  return o != nullptr && o->struct_size >= sizeof(doberman_load_options) &&
+  return o != nullptr && o->struct_size >= kLoadOptionsV1 &&
          (o->trusted_keys != nullptr || o->trusted_key_count == 0);
 }
 
@@ -60,24 +73,40 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
     return DOBERMAN_E_ARGUMENT;
   }
   try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    // Read into private memory (not a shared mapping: a blob must not change between its digest
+    // check and its use), without zero-filling a buffer that is about to be overwritten.
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
       WriteError(error_buf, error_buf_size, std::string("cannot open pack ") + path);
       return DOBERMAN_E_IO;
     }
-    in.seekg(0, std::ios::end);
-    std::streamoff size = in.tellg();
-    if (size < 0 || static_cast<uint64_t>(size) > doberman::internal::kMaxPayloadSize + 4096) {
+    struct FdCloser {
+      int fd;
+      ~FdCloser() { ::close(fd); }
+    } closer{fd};
+    struct stat st{};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      WriteError(error_buf, error_buf_size, std::string("pack ") + path + " is not a regular file");
+      return DOBERMAN_E_IO;
+    }
+    const auto size = static_cast<uint64_t>(st.st_size);
+    if (size > 2 * doberman::internal::kMaxPayloadSize + 4096) {
       WriteError(error_buf, error_buf_size, std::string("pack ") + path + " is too large");
       return DOBERMAN_E_TRUNCATED;
     }
-    in.seekg(0);
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) {
+    std::unique_ptr<uint8_t[]> bytes(new uint8_t[size + 1]);
+    size_t got = 0;
+    while (got < size) {
+      const ssize_t n = ::read(fd, bytes.get() + got, size - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    if (got != size) {
       WriteError(error_buf, error_buf_size, std::string("cannot read pack ") + path);
       return DOBERMAN_E_IO;
     }
-    return LoadBytes(std::move(bytes), options, out, error_buf, error_buf_size);
+    return LoadBytes({bytes.get(), got}, options, out, error_buf, error_buf_size);
   } catch (const std::bad_alloc&) {
     WriteError(error_buf, error_buf_size, "out of memory");
     return DOBERMAN_E_NO_MEMORY;
@@ -96,8 +125,14 @@ doberman_status doberman_pack_load_memory(const uint8_t* data, size_t size,
     return DOBERMAN_E_ARGUMENT;
   }
   try {
-    return LoadBytes(std::vector<uint8_t>(data, data + size), options, out, error_buf,
-                     error_buf_size);
+    // The caller's memory is read in place (like any input it must not change during the call),
+    // unless it is not aligned for the FlatBuffers tables inside.
+    if (reinterpret_cast<uintptr_t>(data) % alignof(std::max_align_t) == 0) {
+      return LoadBytes({data, size}, options, out, error_buf, error_buf_size);
+    }
+    std::unique_ptr<uint8_t[]> copy(new uint8_t[size + 1]);
+    if (size > 0) std::memcpy(copy.get(), data, size);
+    return LoadBytes({copy.get(), size}, options, out, error_buf, error_buf_size);
   } catch (const std::bad_alloc&) {
     WriteError(error_buf, error_buf_size, "out of memory");
     return DOBERMAN_E_NO_MEMORY;
@@ -195,7 +230,8 @@ const char* doberman_status_name(doberman_status status) {
       "DOBERMAN_E_SIGNATURE", "DOBERMAN_E_STRUCTURE", "DOBERMAN_E_HS_VERSION",
       "DOBERMAN_E_HS_PLATFORM", "DOBERMAN_E_HS_DESERIALIZE", "DOBERMAN_E_EXPIRED",
       "DOBERMAN_E_ROLLBACK", "DOBERMAN_E_STATE", "DOBERMAN_E_NO_MEMORY", "DOBERMAN_E_SCAN",
-      "DOBERMAN_E_LIMIT", "DOBERMAN_E_UNPARSEABLE", "DOBERMAN_E_INTERNAL", "DOBERMAN_E_NO_PACK"};
+      "DOBERMAN_E_LIMIT", "DOBERMAN_E_UNPARSEABLE", "DOBERMAN_E_INTERNAL", "DOBERMAN_E_NO_PACK",
+      "DOBERMAN_E_NOT_LOADED"};
   auto i = static_cast<size_t>(status);
   return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "DOBERMAN_E_UNKNOWN";
 }

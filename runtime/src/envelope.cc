@@ -43,10 +43,12 @@ constexpr size_t kOffKeyId = 40;
 constexpr size_t kOffHsVersion = 48;
 constexpr size_t kOffPlatform = kOffHsVersion + kHsVersionField;  // 96
 constexpr size_t kOffPayloadSize = kOffPlatform + kPlatformField;  // 112
-static_assert(kOffPayloadSize + 8 <= kHeaderSize);
+constexpr size_t kOffBlobsSize = kOffPayloadSize + 8;                 // 120
+static_assert(kOffBlobsSize + 8 <= kHeaderSize);
 
-// Shared by the verified and unverified paths: bounds, magic, version, payload size.
-doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_size, std::string* error) {
+// Shared by the verified and unverified paths: bounds, magic, version, payload and blob sizes.
+doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_size, uint64_t* blobs_size,
+                           std::string* error) {
   if (bytes.size() < kHeaderSize + kSignatureSize) {
     *error = "pack is " + std::to_string(bytes.size()) + " bytes, smaller than any envelope";
     return DOBERMAN_E_TRUNCATED;
@@ -58,17 +60,25 @@ doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_siz
   uint32_t version = GetU32(bytes.data() + kOffVersion);
   if (version != kEnvelopeVersion || GetU32(bytes.data() + kOffHeaderSize) != kHeaderSize) {
     *error = "envelope version " + std::to_string(version) + " is not supported (this runtime reads " +
-             std::to_string(kEnvelopeVersion) + ")";
+             std::to_string(kEnvelopeVersion) + "; rebuild the pack with this dobermanc)";
     return DOBERMAN_E_ENVELOPE_VERSION;
   }
-  uint64_t size = GetU64(bytes.data() + kOffPayloadSize);
-  if (size > kMaxPayloadSize || size != bytes.size() - kHeaderSize - kSignatureSize) {
-    *error = "envelope says the payload is " + std::to_string(size) + " bytes but the file holds " +
-             std::to_string(bytes.size() - kHeaderSize - kSignatureSize);
+  const uint64_t size = GetU64(bytes.data() + kOffPayloadSize);
+  const uint64_t blobs = GetU64(bytes.data() + kOffBlobsSize);
+  const uint64_t held = bytes.size() - kHeaderSize - kSignatureSize;
+  if (size > kMaxPayloadSize || blobs > kMaxPayloadSize || size + blobs != held) {
+    *error = "envelope says the payload and databases are " + std::to_string(size) + " + " +
+             std::to_string(blobs) + " bytes but the file holds " + std::to_string(held);
     return DOBERMAN_E_TRUNCATED;
   }
   *payload_size = size;
+  *blobs_size = blobs;
   return DOBERMAN_OK;
+}
+
+EnvelopeParts Parts(std::span<const uint8_t> bytes, uint64_t payload_size, uint64_t blobs_size) {
+  return {bytes.subspan(kHeaderSize, payload_size),
+          bytes.subspan(kHeaderSize + payload_size + kSignatureSize, blobs_size)};
 }
 
 void DecodeHeader(std::span<const uint8_t> bytes, EnvelopeHeader* h) {
@@ -80,6 +90,7 @@ void DecodeHeader(std::span<const uint8_t> bytes, EnvelopeHeader* h) {
   h->hs_version = GetFixedString(p + kOffHsVersion, kHsVersionField);
   h->platform = GetFixedString(p + kOffPlatform, kPlatformField);
   h->payload_size = GetU64(p + kOffPayloadSize);
+  h->blobs_size = GetU64(p + kOffBlobsSize);
 }
 
 }  // namespace
@@ -106,14 +117,17 @@ bool EncodeHeader(const EnvelopeHeader& h, std::array<uint8_t, kHeaderSize>* out
   std::memcpy(p + kOffHsVersion, h.hs_version.data(), h.hs_version.size());
   std::memcpy(p + kOffPlatform, h.platform.data(), h.platform.size());
   PutU64(p + kOffPayloadSize, h.payload_size);
+  PutU64(p + kOffBlobsSize, h.blobs_size);
   return true;
 }
 
 doberman_status OpenEnvelope(std::span<const uint8_t> bytes,
                              std::span<const doberman_public_key> trusted, EnvelopeHeader* header,
-                             std::span<const uint8_t>* payload, std::string* error) {
-  uint64_t payload_size = 0;
-  if (doberman_status s = CheckFrame(bytes, &payload_size, error); s != DOBERMAN_OK) return s;
+                             EnvelopeParts* parts, std::string* error) {
+  uint64_t payload_size = 0, blobs_size = 0;
+  if (doberman_status s = CheckFrame(bytes, &payload_size, &blobs_size, error); s != DOBERMAN_OK) {
+    return s;
+  }
   if (sodium_init() < 0) {
     *error = "libsodium failed to initialise";
     return DOBERMAN_E_INTERNAL;
@@ -138,17 +152,26 @@ doberman_status OpenEnvelope(std::span<const uint8_t> bytes,
     return DOBERMAN_E_SIGNATURE;
   }
   DecodeHeader(bytes, header);
-  *payload = bytes.subspan(kHeaderSize, payload_size);
+  *parts = Parts(bytes, payload_size, blobs_size);
   return DOBERMAN_OK;
 }
 
 doberman_status UNVERIFIED_PeekHeader(std::span<const uint8_t> bytes, EnvelopeHeader* header,
-                                      std::span<const uint8_t>* payload, std::string* error) {
-  uint64_t payload_size = 0;
-  if (doberman_status s = CheckFrame(bytes, &payload_size, error); s != DOBERMAN_OK) return s;
+                                      EnvelopeParts* parts, std::string* error) {
+  uint64_t payload_size = 0, blobs_size = 0;
+  if (doberman_status s = CheckFrame(bytes, &payload_size, &blobs_size, error); s != DOBERMAN_OK) {
+    return s;
+  }
   DecodeHeader(bytes, header);
-  *payload = bytes.subspan(kHeaderSize, payload_size);
+  *parts = Parts(bytes, payload_size, blobs_size);
   return DOBERMAN_OK;
+}
+
+bool BlobMatchesDigest(std::span<const uint8_t> blob, std::span<const uint8_t> digest) {
+  if (digest.size() != kBlobDigestSize || sodium_init() < 0) return false;
+  uint8_t actual[kBlobDigestSize];
+  crypto_generichash(actual, sizeof actual, blob.data(), blob.size(), nullptr, 0);
+  return sodium_memcmp(actual, digest.data(), kBlobDigestSize) == 0;
 }
 
 }  // namespace doberman::internal

@@ -1,6 +1,10 @@
-// The signed envelope around a pack payload: a fixed 128-byte little-endian header, the FlatBuffers
-// payload, then a 64-byte Ed25519 signature over every byte before it. The runtime opens envelopes; the
-// compiler writes the header with EncodeHeader and signs it (compiler/src/signing.cc).
+// The signed envelope around a pack: a fixed 128-byte little-endian header, the FlatBuffers payload
+// (rule tables), a 64-byte Ed25519 signature over header and payload, then the blob area holding the
+// Hyperscan databases. Blobs are not under the signature directly: the signed payload carries each
+// one's offset, size and BLAKE2b-256 digest, checked before the blob is used. So the signature check
+// reads only the tables, and a process hashes only the databases it loads (docs/pack-format.md).
+// The runtime opens envelopes; the compiler writes the header with EncodeHeader and signs it
+// (compiler/src/signing.cc).
 #ifndef DOBERMAN_RUNTIME_ENVELOPE_H_
 #define DOBERMAN_RUNTIME_ENVELOPE_H_
 
@@ -16,13 +20,14 @@
 namespace doberman::internal {
 
 inline constexpr std::string_view kPackMagic = "DOBRPACK";
-inline constexpr uint32_t kEnvelopeVersion = 1;
+inline constexpr uint32_t kEnvelopeVersion = 2;
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr size_t kSignatureSize = 64;
 inline constexpr size_t kKeyIdSize = 8;
 inline constexpr size_t kHsVersionField = 48;
 inline constexpr size_t kPlatformField = 16;
-// A pack larger than this is refused before its signature is checked (verification reads every byte).
+inline constexpr size_t kBlobDigestSize = 32;  // BLAKE2b-256
+// A pack whose payload or blob area is larger than this is refused before its signature is checked.
 inline constexpr uint64_t kMaxPayloadSize = 256ull << 20;
 
 using KeyId = std::array<uint8_t, kKeyIdSize>;
@@ -35,6 +40,7 @@ struct EnvelopeHeader {
   std::string hs_version;    // hs_version() of the compiler that built the databases
   std::string platform;      // "generic" or the best variant inside
   uint64_t payload_size = 0;
+  uint64_t blobs_size = 0;
 };
 
 // The key id is the first 8 bytes of BLAKE2b-256 over the public key: enough to pick among pinned keys.
@@ -43,16 +49,25 @@ KeyId ComputeKeyId(const uint8_t public_key[32]);
 // Serializes a header into exactly kHeaderSize bytes. Returns false when a string field does not fit.
 bool EncodeHeader(const EnvelopeHeader& header, std::array<uint8_t, kHeaderSize>* out);
 
-// Checks bounds, magic and version, finds the signer among `trusted`, verifies the signature over
-// every byte but itself, and only then decodes the header. `payload` points into `bytes`.
+// The parts of an envelope, pointing into its bytes.
+struct EnvelopeParts {
+  std::span<const uint8_t> payload;  // signed
+  std::span<const uint8_t> blobs;    // each blob checked against its signed digest before use
+};
+
+// Checks bounds, magic and version, finds the signer among `trusted`, verifies the signature over the
+// header and payload, and only then decodes the header.
 doberman_status OpenEnvelope(std::span<const uint8_t> bytes,
                              std::span<const doberman_public_key> trusted, EnvelopeHeader* header,
-                             std::span<const uint8_t>* payload, std::string* error);
+                             EnvelopeParts* parts, std::string* error);
 
 // Reads the header without verifying anything. For `dobermanc inspect` on a pack whose key is not at
 // hand; never for loading. The name says so.
 doberman_status UNVERIFIED_PeekHeader(std::span<const uint8_t> bytes, EnvelopeHeader* header,
-                                      std::span<const uint8_t>* payload, std::string* error);
+                                      EnvelopeParts* parts, std::string* error);
+
+// True when `blob` hashes to `digest` (BLAKE2b-256).
+bool BlobMatchesDigest(std::span<const uint8_t> blob, std::span<const uint8_t> digest);
 
 }  // namespace doberman::internal
 

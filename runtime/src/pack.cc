@@ -3,8 +3,10 @@
 #include "pack.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
 
+#include "blob_loader.h"
 #include "pack_generated.h"
 #include "rollback_state.h"
 
@@ -189,7 +191,9 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 // Databases are grouped by the set of scopes they serve; each group may come in several platform
 // variants. For each group the best variant this CPU runs is deserialized, then every scope lists the
 // groups that serve it.
-doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string* error) {
+doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
+                                     uint32_t wanted_scopes, Pack* pack, std::string* error) {
+  pack->loaded_scopes = (1u << kScopeCount) - 1;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
   struct Choice {
@@ -202,7 +206,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
-    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->bytes() || !d->pattern_ids()) {
+    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() || !d->blob_digest() ||
+        d->blob_offset() > blobs.size() || d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     const std::string platform = Str(d->platform());
@@ -225,6 +230,11 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
   if (platform_missing) {
     return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
   }
+  // Tables first (cheap, serial), then the blobs this handle needs (hashed and deserialized, maybe
+  // on two threads), then results in pack order so the first failure reported does not depend on timing.
+  std::vector<std::unique_ptr<PackDatabase>> entries;
+  std::vector<BlobJob> jobs;
+  std::vector<size_t> job_of;  // per entry: index into jobs, or SIZE_MAX when not loaded
   for (const Choice& c : chosen) {
     auto entry = std::make_unique<PackDatabase>();
     entry->scopes = c.mask;
@@ -239,26 +249,54 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
         if (rule.decode && (rule.scopes & c.mask & (1u << s))) pack->scopes[s].has_decode_rules = true;
       }
     }
-    hs_error_t err = hs_deserialize_database(reinterpret_cast<const char*>(c.db->bytes()->data()),
-                                             c.db->bytes()->size(), &entry->db);
-    if (err == HS_DB_VERSION_ERROR) {
+    if ((c.mask & wanted_scopes) == 0) {
+      pack->loaded_scopes &= ~c.mask;  // not needed by this handle: neither hashed nor deserialized
+      job_of.push_back(SIZE_MAX);
+    } else {
+      // The blob is outside the signature: its digest, inside it, is what vouches for it.
+      BlobJob job;
+      job.blob = blobs.subspan(c.db->blob_offset(), c.db->blob_size());
+      job.digest = {c.db->blob_digest()->data(), c.db->blob_digest()->size()};
+      job_of.push_back(jobs.size());
+      jobs.push_back(job);
+    }
+    entries.push_back(std::move(entry));
+  }
+  OpenBlobs(jobs);
+  // Whatever happens below, every deserialized database ends up owned by an entry.
+  for (size_t e = 0; e < entries.size(); ++e) {
+    if (job_of[e] != SIZE_MAX) entries[e]->db = jobs[job_of[e]].db;
+  }
+  for (size_t e = 0; e < entries.size(); ++e) {
+    if (job_of[e] == SIZE_MAX) continue;
+    const BlobJob& job = jobs[job_of[e]];
+    if (!job.digest_ok) {
+      return Fail(DOBERMAN_E_SIGNATURE,
+                  "signature check failed for a database: it does not match the digest in the signed "
+                  "tables (the pack was modified after signing)",
+                  error);
+    }
+    if (job.error == HS_DB_VERSION_ERROR) {
       return Fail(DOBERMAN_E_HS_VERSION,
                   "pack databases were compiled by Hyperscan " + pack->hs_version +
                       ", this runtime has " + hs_version(),
                   error);
     }
-    if (err == HS_DB_PLATFORM_ERROR) {
+    if (job.error == HS_DB_PLATFORM_ERROR) {
       return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
     }
-    if (err != HS_SUCCESS) {
+    if (job.error != HS_SUCCESS) {
       return Fail(DOBERMAN_E_HS_DESERIALIZE, "Hyperscan refused a database (error " +
-                                                 std::to_string(err) + ")", error);
+                                                 std::to_string(job.error) + ")", error);
     }
+  }
+  for (size_t e = 0; e < entries.size(); ++e) {
+    if (job_of[e] == SIZE_MAX) continue;
     for (int s = 0; s < kScopeCount; ++s) {
-      if (c.mask & (1u << s)) pack->scopes[s].dbs.push_back(entry.get());
+      if (entries[e]->scopes & (1u << s)) pack->scopes[s].dbs.push_back(entries[e].get());
     }
-    pack->platform = Str(c.db->platform());
-    pack->databases.push_back(std::move(entry));
+    pack->platform = Str(chosen[e].db->platform());
+    pack->databases.push_back(std::move(entries[e]));
   }
   return DOBERMAN_OK;
 }
@@ -267,6 +305,22 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, Pack* pack, std::string
 
 PackDatabase::~PackDatabase() {
   if (db != nullptr) hs_free_database(db);
+}
+
+uint32_t ScopesForFields(uint32_t fields) {
+  static constexpr std::pair<doberman_field, uint32_t> kMap[] = {
+      {DOBERMAN_FIELD_TOOL, 1u << kScopeTool},
+      {DOBERMAN_FIELD_COMMAND, (1u << kScopeCommand) | (1u << kScopeCommandText)},
+      {DOBERMAN_FIELD_PATH, 1u << kScopePath},
+      {DOBERMAN_FIELD_CONTENT, 1u << kScopeContent},
+      {DOBERMAN_FIELD_URL, 1u << kScopeUrl},
+      {DOBERMAN_FIELD_ARGS, 1u << kScopeArgs},
+      {DOBERMAN_FIELD_PROMPT, (1u << kScopePrompt) | (1u << kScopePromptText)}};
+  uint32_t scopes = 0;
+  for (const auto& [field, mask] : kMap) {
+    if (fields & (1u << field)) scopes |= mask;
+  }
+  return scopes;
 }
 
 std::span<const char* const> PreferredPlatforms() {
@@ -288,14 +342,14 @@ doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std
   return DecodeTables(*fb::GetPack(payload.data()), &pack, error);
 }
 
-doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
+doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error) {
   auto pack = std::make_unique<Pack>();
-  pack->bytes = std::move(bytes);
-  std::span<const uint8_t> payload;
+  EnvelopeParts parts;
   if (options.trusted.empty()) return Fail(DOBERMAN_E_ARGUMENT, "no trusted public key given", error);
-  doberman_status s = OpenEnvelope(pack->bytes, options.trusted, &pack->header, &payload, error);
+  doberman_status s = OpenEnvelope(bytes, options.trusted, &pack->header, &parts, error);
   if (s != DOBERMAN_OK) return s;
+  const std::span<const uint8_t> payload = parts.payload;
 
   // Authenticated from here on; still verify structure, since a signed pack may come from a buggy
   // compiler and Hyperscan databases are unsafe to deserialize when malformed.
@@ -320,7 +374,9 @@ doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
                                         std::to_string(pack->header.expires_unix), error);
   }
   if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
-  if ((s = DeserializeDatabases(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
+  if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, pack.get(), error)) != DOBERMAN_OK) {
+    return s;
+  }
   if (options.state_path != nullptr) {
     s = CheckAndRecordRevision(options.state_path, pack->name, pack->header.revision, error);
     if (s != DOBERMAN_OK) return s;

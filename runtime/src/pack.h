@@ -106,12 +106,12 @@ struct Limits {
 
 struct Pack {
   EnvelopeHeader header;
-  std::vector<uint8_t> bytes;  // the whole signed file; FlatBuffers strings point into it
   std::string name, version, description, hs_version, platform;
   std::vector<RuleInfo> rules;
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
+  uint32_t loaded_scopes = 0;  // bit per scope whose every database was loaded (LoadOptions::scopes)
   std::vector<std::unique_ptr<PackDatabase>> databases;
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
@@ -122,10 +122,17 @@ struct LoadOptions {
   std::span<const doberman_public_key> trusted;
   const char* state_path = nullptr;
   int64_t now_unix = 0;
+  uint32_t scopes = (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
 };
 
-// Loads `bytes` (taken over by the pack). See doberman_pack_load_memory for the order of checks.
-doberman_status LoadPack(std::vector<uint8_t> bytes, const LoadOptions& options,
+// The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).
+uint32_t ScopesForFields(uint32_t fields);
+
+// Loads a pack from `bytes`, which the pack does not keep: tables are decoded into owned strings and
+// Hyperscan copies each database. The caller must hold `bytes` in private memory for the call (a
+// shared mapping could change between a blob's digest check and its use). See
+// doberman_pack_load_memory for the order of checks.
+doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error);
 
 // Fuzzing hazard: verifies and decodes a bare FlatBuffers payload with no signature and no Hyperscan

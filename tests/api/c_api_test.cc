@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -161,19 +164,111 @@ TEST_F(ApiTest, EveryHeaderByteFlipIsRefused) {
   }
 }
 
+uint64_t HeaderU64(const std::vector<uint8_t>& b, size_t offset) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b[offset + i];
+  return v;
+}
+
+// Envelope v2: header (128) | payload | signature (64) | blobs. Sizes at header offsets 112 and 120.
 TEST_F(ApiTest, PayloadAndSignatureFlipsFailTheSignature) {
-  for (size_t i = 128; i < bytes_.size(); i += 131) {
+  const size_t payload_end = 128 + HeaderU64(bytes_, 112);
+  ASSERT_EQ(payload_end + 64 + HeaderU64(bytes_, 120), bytes_.size());
+  for (size_t i = 128; i < payload_end; i += 7) {
     std::vector<uint8_t> b = bytes_;
     b[i] ^= 0x80;
     doberman_pack* p = nullptr;
-    EXPECT_EQ(Load(b, &p), DOBERMAN_E_SIGNATURE) << "byte " << i;
+    EXPECT_EQ(Load(b, &p), DOBERMAN_E_SIGNATURE) << "payload byte " << i;
   }
-  for (size_t i = bytes_.size() - 64; i < bytes_.size(); ++i) {
+  for (size_t i = payload_end; i < payload_end + 64; ++i) {
     std::vector<uint8_t> b = bytes_;
     b[i] ^= 0x01;
     doberman_pack* p = nullptr;
     EXPECT_EQ(Load(b, &p), DOBERMAN_E_SIGNATURE) << "signature byte " << i;
   }
+}
+
+// Database blobs sit outside the signature; each is checked against its digest in the signed tables
+// before Hyperscan reads it.
+TEST_F(ApiTest, DatabaseFlipsFailTheDigestCheck) {
+  const size_t blobs_begin = 128 + HeaderU64(bytes_, 112) + 64;
+  ASSERT_LT(blobs_begin, bytes_.size());
+  for (size_t i = blobs_begin; i < bytes_.size(); i += 13) {
+    std::vector<uint8_t> b = bytes_;
+    b[i] ^= 0x04;
+    doberman_pack* p = nullptr;
+    char err[256] = "";
+    doberman_load_options o = Options(&key_);
+    EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, err, sizeof err), DOBERMAN_E_SIGNATURE)
+        << "database byte " << i;
+    EXPECT_EQ(p, nullptr);
+    EXPECT_NE(std::string(err).find("signature"), std::string::npos) << err;
+  }
+}
+
+// A handle loaded for some fields hashes and loads only their databases, and fails closed on others.
+TEST_F(ApiTest, LoadingSomeFieldsFailsClosedOnTheRest) {
+  // The mini pack's last database is the prompt one (databases are ordered by the lowest scope
+  // they serve): damage it, then load for Bash calls only.
+  std::vector<uint8_t> b = bytes_;
+  b.back() ^= 0x01;
+  doberman_load_options o = Options(&key_);
+  o.fields = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
+  Loaded l;
+  ASSERT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &l.pack, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
+  doberman_status s;
+  EXPECT_EQ(Decide(l, BashCall("cd /tmp; sudo rm -fr /"), &s).verdict, DOBERMAN_BLOCK);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  EXPECT_EQ(Decide(l, BashCall("ls -la"), &s).verdict, DOBERMAN_PASS);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  doberman_call prompt{};
+  prompt.struct_size = sizeof prompt;
+  doberman_prompt_segment seg{};
+  seg.text = {"hello there", 11};
+  seg.origin = DOBERMAN_ORIGIN_TYPED;
+  prompt.prompt = &seg;
+  prompt.prompt_count = 1;
+  doberman_result r = Decide(l, prompt, &s);
+  EXPECT_EQ(s, DOBERMAN_E_NOT_LOADED);
+  EXPECT_EQ(r.verdict, DOBERMAN_AUTH);
+  doberman_call write{};
+  write.struct_size = sizeof write;
+  write.content = {"plain text", 10};
+  // Content is judged all the same: its only database is shared with command text, so it was loaded.
+  EXPECT_EQ(Decide(l, write, &s).verdict, DOBERMAN_PASS);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  // Asked for prompts too, the damaged database is hashed and refused.
+  o.fields |= 1u << DOBERMAN_FIELD_PROMPT;
+  doberman_pack* p = nullptr;
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0), DOBERMAN_E_SIGNATURE);
+  o.fields = 0;  // every field
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0), DOBERMAN_E_SIGNATURE);
+  EXPECT_EQ(p, nullptr);
+}
+
+// Memory at any alignment loads (the loader copies what FlatBuffers could not read in place).
+TEST_F(ApiTest, UnalignedMemoryLoads) {
+  std::vector<uint8_t> shifted(bytes_.size() + 3);
+  for (size_t offset = 1; offset < 4; ++offset) {
+    std::copy(bytes_.begin(), bytes_.end(), shifted.begin() + static_cast<std::ptrdiff_t>(offset));
+    doberman_load_options o = Options(&key_);
+    doberman_pack* p = nullptr;
+    EXPECT_EQ(doberman_pack_load_memory(shifted.data() + offset, bytes_.size(), &o, &p, nullptr, 0),
+              DOBERMAN_OK) << "offset " << offset;
+    doberman_pack_free(p);
+  }
+}
+
+// Callers built against the 0.1 header pass the smaller options struct; it stays accepted.
+TEST_F(ApiTest, OlderOptionsStructIsAccepted) {
+  doberman_load_options o = Options(&key_);
+  o.struct_size = offsetof(doberman_load_options, fields);
+  doberman_pack* p = nullptr;
+  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_OK);
+  doberman_pack_free(p);
+  o.struct_size = offsetof(doberman_load_options, now_unix);  // too small to hold a known version
+  EXPECT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_E_ARGUMENT);
 }
 
 TEST_F(ApiTest, WrongKeyAndShiftedPack) {

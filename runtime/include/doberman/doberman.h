@@ -45,7 +45,8 @@ typedef enum doberman_status {
   DOBERMAN_E_LIMIT = 17,          /* an input bound was exceeded (size, segments, depth, decoded runs) */
   DOBERMAN_E_UNPARSEABLE = 18,    /* a shell command could not be parsed (unbalanced quoting) */
   DOBERMAN_E_INTERNAL = 19,
-  DOBERMAN_E_NO_PACK = 20         /* decide called without a loaded pack */
+  DOBERMAN_E_NO_PACK = 20,        /* decide called without a loaded pack */
+  DOBERMAN_E_NOT_LOADED = 21      /* the call has a field whose databases this pack handle did not load */
 } doberman_status;
 
 typedef enum doberman_verdict {
@@ -88,11 +89,17 @@ typedef struct doberman_load_options {
    * check. Created 0600 when missing. */
   const char* state_path;
   int64_t now_unix; /* 0: the current time */
+  /* Appended in 0.2 (read only when struct_size covers it). Bit (1u << doberman_field) per field this
+   * handle will be asked about; 0 means every field. A one-shot process (a hook) that knows its call
+   * loads, hashes and deserializes only the databases those fields need; a call with any other
+   * non-empty field then gets DOBERMAN_E_NOT_LOADED and at least AUTH. */
+  uint32_t fields;
 } doberman_load_options;
 
-/* Loads and verifies a pack: envelope bounds and magic, Ed25519 signature over every byte but itself
- * (before any parsing), FlatBuffers verification with limits, Hyperscan version and platform, database
- * deserialization, expiry, rollback. On success *out owns the pack (free with doberman_pack_free). On
+/* Loads and verifies a pack: envelope bounds and magic, Ed25519 signature over the header and rule
+ * tables (before any parsing), FlatBuffers verification with limits, Hyperscan version and platform,
+ * then for each database needed its BLAKE2b-256 digest (named in the signed tables) before Hyperscan
+ * deserializes it, expiry, rollback. On success *out owns the pack (free with doberman_pack_free). On
  * failure *out is NULL and, when error_buf is not NULL, a one-line message is written there. */
 doberman_status doberman_pack_load_file(const char* path, const doberman_load_options* options,
                                         doberman_pack** out, char* error_buf, size_t error_buf_size);

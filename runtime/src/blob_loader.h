@@ -1,0 +1,30 @@
+// Opening the pack's database blobs: each one's BLAKE2b-256 digest (named in the signed tables) is
+// checked before Hyperscan deserializes it. Hashing is most of a pack's load time, and blobs are
+// independent, so when there is enough work it is shared with one helper thread.
+#ifndef DOBERMAN_RUNTIME_BLOB_LOADER_H_
+#define DOBERMAN_RUNTIME_BLOB_LOADER_H_
+
+#include <hs/hs_runtime.h>
+
+#include <cstdint>
+#include <span>
+
+namespace doberman::internal {
+
+struct BlobJob {
+  std::span<const uint8_t> blob;
+  std::span<const uint8_t> digest;
+  // Results: digest_ok false means Hyperscan never saw the bytes; otherwise `error` is
+  // hs_deserialize_database's and `db` (owned by the caller) is set on HS_SUCCESS.
+  bool digest_ok = false;
+  hs_error_t error = HS_INVALID;
+  hs_database_t* db = nullptr;
+};
+
+// Runs every job. Thread-safe inputs only (spans into an immutable buffer); results are written to
+// each job. Never throws: when a thread cannot be started the work is done on this one.
+void OpenBlobs(std::span<BlobJob> jobs);
+
+}  // namespace doberman::internal
+
+#endif  // DOBERMAN_RUNTIME_BLOB_LOADER_H_
