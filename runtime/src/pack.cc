@@ -342,6 +342,20 @@ doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std
   return DecodeTables(*fb::GetPack(payload.data()), &pack, error);
 }
 
+doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::string* error) {
+  Pack pack;
+  EnvelopeParts parts;
+  doberman_status s = UNVERIFIED_PeekHeader(bytes, &pack.header, &parts, error);
+  if (s != DOBERMAN_OK) return s;
+  flatbuffers::Verifier verifier(parts.payload.data(), parts.payload.size(), 32, 4u << 20);
+  if (!fb::VerifyPackBuffer(verifier)) {
+    return Fail(DOBERMAN_E_STRUCTURE, "payload fails FlatBuffers verification", error);
+  }
+  const fb::Pack* fp = fb::GetPack(parts.payload.data());
+  if ((s = DecodeTables(*fp, &pack, error)) != DOBERMAN_OK) return s;
+  return DeserializeDatabases(*fp, parts.blobs, (1u << kScopeCount) - 1, &pack, error);
+}
+
 doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error) {
   auto pack = std::make_unique<Pack>();

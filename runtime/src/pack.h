@@ -140,6 +140,11 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
 // the signature otherwise shields.
 doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std::string* error);
 
+// Fuzzing hazard: a whole envelope with the signature check skipped, through table decoding and the
+// database blob bounds and digest checks (a blob reaches Hyperscan only when its digest matches, which
+// a fuzzer cannot forge). Never reachable from the public API.
+doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::string* error);
+
 // The platform variant the current CPU runs best: "avx512", "avx2" or "generic".
 std::span<const char* const> PreferredPlatforms();
 

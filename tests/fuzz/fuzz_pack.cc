@@ -1,6 +1,7 @@
 // Fuzz target for pack loading: the input as a whole envelope (bounds, magic, version, key lookup,
 // signature check must refuse it without crashing), then as a bare payload through the FlatBuffers
-// verifier and the table decoder (FUZZING_ONLY_DecodePayload), which the signature otherwise shields.
+// verifier and the table decoder (FUZZING_ONLY_DecodePayload), and as an envelope past the signature
+// (FUZZING_ONLY_LoadUnsigned: blob bounds and digests), which the signature otherwise shields.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -28,5 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint64_t> aligned((size + 7) / 8 + 1);
   if (size > 0) std::memcpy(aligned.data(), data, size);
   FUZZING_ONLY_DecodePayload({reinterpret_cast<const uint8_t*>(aligned.data()), size}, &error);
+  // The whole envelope past the signature: blob offsets, sizes and digests.
+  FUZZING_ONLY_LoadUnsigned({reinterpret_cast<const uint8_t*>(aligned.data()), size}, &error);
   return 0;
 }
