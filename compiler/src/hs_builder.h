@@ -15,6 +15,7 @@ namespace doberman::compiler {
 struct CompiledDatabase {
   int scope = 0;                      // first scope served
   uint32_t scopes = 0;                // every scope served (bit per scope)
+  bool conditional = false;           // all/none patterns scanned only after their rule's any pattern
   std::string platform;
   std::vector<uint32_t> pattern_ids;  // Hyperscan id i -> pattern_ids[i] in IrPack::patterns
   std::vector<uint8_t> bytes;         // hs_serialize_database

@@ -152,7 +152,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       o += ",\"platform\":";
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
-           ",\"bytes\":" + std::to_string(d->blob_size()) + "}";
+           ",\"bytes\":" + std::to_string(d->blob_size()) +
+           ",\"conditional\":" + (d->conditional() ? "true" : "false") + "}";
     }
   }
   o += "]},\"rules\":[";

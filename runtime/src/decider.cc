@@ -24,6 +24,7 @@ struct UnitContext {
   uint32_t scope_bit;  // a database may serve several scopes: filter by the rule's scopes
   bool decoded;
   bool prompt;
+  bool need_conditions = false;  // a pattern matched whose rule has patterns in a conditional database
 };
 
 void Raise(Scratch& s, doberman_status status) {
@@ -51,6 +52,7 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
     s.validated_until[p] = std::max<size_t>(value_end, to);
     if (!ok) return 0;
   }
+  if (pi.triggers_conditions) u.need_conditions = true;
   if (rule.mention_marker && s.marker_count < kMaxMarkers) s.marker_ends[s.marker_count++] = span.end;
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
     if (s.capped_count < kMaxCappedSpans) {
@@ -173,13 +175,19 @@ class CallScanner {
     UnitContext u{&s_, nullptr, text, field, unit, origin_bit, 1u << scope, decoded,
                   scope == kScopePrompt || scope == kScopePromptText};
     // Every database serving the scope sees the unit before its rules are judged together.
-    for (const PackDatabase* db : sdb.dbs) {
-      u.db = db;
-      hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
-                               OnMatch, &u);
-      if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
+    for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
+    // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
+    if (u.need_conditions) {
+      for (const PackDatabase* db : sdb.condition_dbs) ScanOne(db, text, &u);
     }
     EvaluateUnit(s_, u);
+  }
+
+  void ScanOne(const PackDatabase* db, std::string_view text, UnitContext* u) {
+    u->db = db;
+    hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
+                             OnMatch, u);
+    if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
   }
 
   // Scans `raw` (folded first when `fold`), then each encoded run in `raw` decoded once.

@@ -198,6 +198,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   std::span<const char* const> preferred = PreferredPlatforms();
   struct Choice {
     uint32_t mask;
+    bool conditional;
     int rank;
     const fb::Database* db;
   };
@@ -215,12 +216,15 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     for (size_t r = 0; r < preferred.size() && rank < 0; ++r) {
       if (platform == preferred[r]) rank = static_cast<int>(r);
     }
-    auto it = std::find_if(chosen.begin(), chosen.end(), [&](const Choice& c) { return c.mask == mask; });
+    const bool conditional = d->conditional();
+    auto it = std::find_if(chosen.begin(), chosen.end(), [&](const Choice& c) {
+      return c.mask == mask && c.conditional == conditional;
+    });
     if (it == chosen.end()) {
       if (chosen.size() == kMaxDatabaseGroups) {
         return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows", error);
       }
-      chosen.push_back({mask, rank, d});
+      chosen.push_back({mask, conditional, rank, d});
     } else if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
       it->rank = rank;
       it->db = d;
@@ -233,17 +237,27 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   // Tables first (cheap, serial), then the blobs this handle needs (hashed and deserialized, maybe
   // on two threads), then results in pack order so the first failure reported does not depend on timing.
   std::vector<std::unique_ptr<PackDatabase>> entries;
+  std::vector<bool> conditional_rules(pack->rules.size(), false);
   std::vector<BlobJob> jobs;
   std::vector<size_t> job_of;  // per entry: index into jobs, or SIZE_MAX when not loaded
   for (const Choice& c : chosen) {
     auto entry = std::make_unique<PackDatabase>();
     entry->scopes = c.mask;
+    entry->conditional = c.conditional;
     for (uint32_t id : *c.db->pattern_ids()) {
       if (id >= pack->patterns.size()) return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
       const RuleInfo& rule = pack->rules[pack->patterns[id].rule];
       if ((rule.scopes & c.mask) == 0) {
         return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes", error);
       }
+      // A conditional database may hold only what skipping it cannot change: all/none patterns of
+      // rules that have any patterns, and no mention markers (their matches count even unfired).
+      if (c.conditional && (pack->patterns[id].role == Role::kAny || rule.any_count == 0 ||
+                            rule.mention_marker)) {
+        return Fail(DOBERMAN_E_STRUCTURE, "conditional database holds a pattern that must always be scanned",
+                    error);
+      }
+      if (c.conditional) conditional_rules[pack->patterns[id].rule] = true;
       entry->pattern_ids.push_back(id);
       for (int s = 0; s < kScopeCount; ++s) {
         if (rule.decode && (rule.scopes & c.mask & (1u << s))) pack->scopes[s].has_decode_rules = true;
@@ -261,6 +275,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       jobs.push_back(job);
     }
     entries.push_back(std::move(entry));
+  }
+  for (PatternInfo& p : pack->patterns) {
+    p.triggers_conditions = p.role == Role::kAny && conditional_rules[p.rule];
   }
   OpenBlobs(jobs);
   // Whatever happens below, every deserialized database ends up owned by an entry.
@@ -293,7 +310,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
     for (int s = 0; s < kScopeCount; ++s) {
-      if (entries[e]->scopes & (1u << s)) pack->scopes[s].dbs.push_back(entries[e].get());
+      if ((entries[e]->scopes & (1u << s)) == 0) continue;
+      (entries[e]->conditional ? pack->scopes[s].condition_dbs : pack->scopes[s].dbs).push_back(entries[e].get());
     }
     pack->platform = Str(chosen[e].db->platform());
     pack->databases.push_back(std::move(entries[e]));

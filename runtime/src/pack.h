@@ -72,6 +72,7 @@ struct PatternInfo {
   uint32_t rule = 0;
   Role role = Role::kAny;
   bool som = false;
+  bool triggers_conditions = false;  // an any pattern whose rule has patterns in a conditional database
 };
 
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
@@ -80,6 +81,7 @@ struct PackDatabase {
   hs_database_t* db = nullptr;        // owned
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
+  bool conditional = false;           // scanned only after a pattern with triggers_conditions matched
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;
@@ -89,6 +91,7 @@ struct PackDatabase {
 // What a unit of one scope is scanned with: every database serving the scope, in pack order.
 struct ScopeDb {
   std::vector<const PackDatabase*> dbs;  // not owned (Pack::databases); several scopes may share one
+  std::vector<const PackDatabase*> condition_dbs;  // scanned only when a trigger asks for them
   bool has_decode_rules = false;         // some rule in this scope counts matches in decoded runs
   bool empty() const { return dbs.empty(); }
 };
