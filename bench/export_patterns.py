@@ -35,12 +35,15 @@ def main():
         if d.get("platform") != platform:
             continue
         names = [s for s in d["scope"].split(",") if s]
-        ids = sorted({p["id"] for s in names for p in scopes.get(s, [])})
+        # Pattern indices (pack order) exactly as compiled into this database, when inspect lists them.
+        ids = d.get("ids")
+        if ids is None:
+            ids = sorted({p["id"] for s in names for p in scopes.get(s, [])})
         if len(ids) != d.get("patterns", len(ids)):
             print("export_patterns: database %s: %d patterns in the pack, %d reconstructed"
                   % (d["scope"], d.get("patterns", 0), len(ids)), file=sys.stderr)
         databases.append({"scopes": names, "patterns": d.get("patterns"), "bytes": d.get("bytes"),
-                          "platform": platform, "ids": ids})
+                          "platform": platform, "ids": ids, "conditional": bool(d.get("conditional"))})
     out = {"pack": pack["header"]["name"], "rule_count": len(pack["rules"]), "pattern_count": patterns,
            "file_bytes": pack["header"].get("size"), "database_bytes": pack["header"].get("database_bytes"),
            "databases": databases, "scopes": {s: v for s, v in scopes.items() if v}}

@@ -217,6 +217,17 @@ int Main(int argc, char** argv) {
           for (const auto& [id, p] : by_scope[s.text]) seen.emplace(id, p);
         }
       }
+      // Exactly the database's patterns when the export lists them (groups by exact scope set, and
+      // conditional databases, hold a subset of their scopes' patterns).
+      if (const JsonValue* ids = d.Find("ids"); ids != nullptr && !ids->items.empty()) {
+        std::map<size_t, Pattern> listed;
+        for (const JsonValue& v : ids->items) {
+          auto it = seen.find(std::stoul(v.text));
+          if (it != seen.end()) listed.emplace(it->first, it->second);
+        }
+        seen = std::move(listed);
+      }
+      if (const JsonValue* c = d.Find("conditional"); c != nullptr && c->boolean) g.name += " (conditional)";
       for (auto& [id, p] : seen) g.patterns.push_back(p);
       if (!g.patterns.empty()) groups.push_back(std::move(g));
     }

@@ -153,7 +153,13 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
            ",\"bytes\":" + std::to_string(d->blob_size()) +
-           ",\"conditional\":" + (d->conditional() ? "true" : "false") + "}";
+           ",\"conditional\":" + (d->conditional() ? "true" : "false") + ",\"ids\":[";
+      if (d->pattern_ids()) {
+        for (uint32_t k = 0; k < d->pattern_ids()->size(); ++k) {
+          o += std::string(k ? "," : "") + std::to_string(d->pattern_ids()->Get(k));
+        }
+      }
+      o += "]}";
     }
   }
   o += "]},\"rules\":[";
