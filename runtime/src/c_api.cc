@@ -5,16 +5,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <new>
 
 #include "decider.h"
+#include "envelope.h"
 #include "doberman/doberman.h"
 #include "pack.h"
 
@@ -35,10 +38,12 @@ constexpr size_t kLoadOptionsV1 = offsetof(doberman_load_options, now_unix) + si
 constexpr size_t kLoadOptionsWithFields = offsetof(doberman_load_options, fields) + sizeof(uint32_t);
 
 doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_options* options,
-                          doberman_pack** out, char* error_buf, size_t error_buf_size) {
+                          doberman_pack** out, char* error_buf, size_t error_buf_size,
+                          std::function<bool(uint64_t, uint64_t)> fetch_blob = nullptr) {
   std::string error;
   std::unique_ptr<Pack> pack;
   LoadOptions lo;
+  lo.fetch_blob = std::move(fetch_blob);
   lo.trusted = {options->trusted_keys, options->trusted_key_count};
   lo.state_path = options->state_path;
   lo.now_unix = options->now_unix;
@@ -53,6 +58,18 @@ doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_op
   // doberman_pack adds no members: the handle is the Pack itself.
   *out = static_cast<doberman_pack*>(pack.release());
   return DOBERMAN_OK;
+}
+
+// Reads [offset, offset + n) of the file into buffer + offset.
+bool ReadAt(int fd, uint8_t* buffer, uint64_t offset, uint64_t n) {
+  uint64_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd, buffer + offset + got, n - got, static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    got += static_cast<uint64_t>(r);
+  }
+  return true;
 }
 
 bool OptionsValid(const doberman_load_options* o) {
@@ -95,18 +112,29 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
       return DOBERMAN_E_TRUNCATED;
     }
     std::unique_ptr<uint8_t[]> bytes(new uint8_t[size + 1]);
-    size_t got = 0;
-    while (got < size) {
-      const ssize_t n = ::read(fd, bytes.get() + got, size - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += static_cast<size_t>(n);
+    const std::span<const uint8_t> whole(bytes.get(), size);
+    // A handle for some fields only (a hook) reads the header, tables and signature, then just the
+    // databases it loads, each before its digest is checked; the rest of the buffer is never read.
+    doberman::internal::EnvelopeHeader header;
+    doberman::internal::EnvelopeParts parts;
+    std::string ignored;
+    if (options->struct_size >= kLoadOptionsWithFields && options->fields != 0 &&
+        ReadAt(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
+        doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) == DOBERMAN_OK &&
+        ReadAt(fd, bytes.get(), doberman::internal::kHeaderSize,
+               parts.payload.size() + doberman::internal::kSignatureSize)) {
+      const uint64_t blobs_at = static_cast<uint64_t>(parts.blobs.data() - bytes.get());
+      uint8_t* const base = bytes.get();
+      return LoadBytes(whole, options, out, error_buf, error_buf_size,
+                       [fd, base, blobs_at](uint64_t offset, uint64_t n) {
+                         return ReadAt(fd, base, blobs_at + offset, n);
+                       });
     }
-    if (got != size) {
+    if (!ReadAt(fd, bytes.get(), 0, size)) {
       WriteError(error_buf, error_buf_size, std::string("cannot read pack ") + path);
       return DOBERMAN_E_IO;
     }
-    return LoadBytes({bytes.get(), got}, options, out, error_buf, error_buf_size);
+    return LoadBytes(whole, options, out, error_buf, error_buf_size);
   } catch (const std::bad_alloc&) {
     WriteError(error_buf, error_buf_size, "out of memory");
     return DOBERMAN_E_NO_MEMORY;

@@ -192,7 +192,9 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 // variants. For each group the best variant this CPU runs is deserialized, then every scope lists the
 // groups that serve it.
 doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
-                                     uint32_t wanted_scopes, Pack* pack, std::string* error) {
+                                     uint32_t wanted_scopes,
+                                     const std::function<bool(uint64_t, uint64_t)>& fetch_blob,
+                                     Pack* pack, std::string* error) {
   pack->loaded_scopes = (1u << kScopeCount) - 1;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
@@ -268,6 +270,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       job_of.push_back(SIZE_MAX);
     } else {
       // The blob is outside the signature: its digest, inside it, is what vouches for it.
+      if (fetch_blob && !fetch_blob(c.db->blob_offset(), c.db->blob_size())) {
+        return Fail(DOBERMAN_E_IO, "cannot read a database from the pack file", error);
+      }
       BlobJob job;
       job.blob = blobs.subspan(c.db->blob_offset(), c.db->blob_size());
       job.digest = {c.db->blob_digest()->data(), c.db->blob_digest()->size()};
@@ -371,7 +376,7 @@ doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::s
   }
   const fb::Pack* fp = fb::GetPack(parts.payload.data());
   if ((s = DecodeTables(*fp, &pack, error)) != DOBERMAN_OK) return s;
-  return DeserializeDatabases(*fp, parts.blobs, (1u << kScopeCount) - 1, &pack, error);
+  return DeserializeDatabases(*fp, parts.blobs, (1u << kScopeCount) - 1, nullptr, &pack, error);
 }
 
 doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
@@ -406,7 +411,8 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
                                         std::to_string(pack->header.expires_unix), error);
   }
   if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
-  if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, pack.get(), error)) != DOBERMAN_OK) {
+  if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, options.fetch_blob, pack.get(),
+                                error)) != DOBERMAN_OK) {
     return s;
   }
   if (options.state_path != nullptr) {

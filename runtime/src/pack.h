@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -126,6 +127,10 @@ struct LoadOptions {
   const char* state_path = nullptr;
   int64_t now_unix = 0;
   uint32_t scopes = (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
+  // When set, the blob area of `bytes` is filled on demand: fetch_blob(offset, size) must copy that
+  // range of the blob area into place (private memory) and return false on failure. Only databases
+  // this handle loads are fetched, before their digests are checked.
+  std::function<bool(uint64_t offset, uint64_t size)> fetch_blob;
 };
 
 // The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).

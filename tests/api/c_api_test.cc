@@ -260,6 +260,38 @@ TEST_F(ApiTest, UnalignedMemoryLoads) {
   }
 }
 
+// From a file, a handle for some fields reads only the databases it loads (pread), and a damaged or
+// short file is refused the same way as a whole read would.
+TEST_F(ApiTest, PartialFileLoadsReadOnlyWhatTheyCheck) {
+  char dir[] = "/tmp/doberman-partial-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string damaged = std::string(dir) + "/damaged.dpack";
+  const std::string cut = std::string(dir) + "/cut.dpack";
+  std::vector<uint8_t> b = bytes_;
+  b.back() ^= 0x01;  // the last database: the prompt one
+  std::ofstream(damaged, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
+                                                 static_cast<std::streamsize>(b.size()));
+  std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes_.data()),
+                                             static_cast<std::streamsize>(bytes_.size() - 100));
+  doberman_load_options o = Options(&key_);
+  o.fields = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
+  Loaded l;
+  ASSERT_EQ(doberman_pack_load_file(damaged.c_str(), &o, &l.pack, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
+  doberman_status s;
+  EXPECT_EQ(Decide(l, BashCall("cd /tmp; sudo rm -fr /"), &s).verdict, DOBERMAN_BLOCK);
+  doberman_pack* p = nullptr;
+  o.fields = 1u << DOBERMAN_FIELD_PROMPT;
+  EXPECT_EQ(doberman_pack_load_file(damaged.c_str(), &o, &p, nullptr, 0), DOBERMAN_E_SIGNATURE);
+  EXPECT_EQ(doberman_pack_load_file(cut.c_str(), &o, &p, nullptr, 0), DOBERMAN_E_TRUNCATED);
+  o.fields = 0;
+  EXPECT_EQ(doberman_pack_load_file(cut.c_str(), &o, &p, nullptr, 0), DOBERMAN_E_TRUNCATED);
+  EXPECT_EQ(p, nullptr);
+  std::remove(damaged.c_str());
+  std::remove(cut.c_str());
+  rmdir(dir);
+}
+
 // Callers built against the 0.1 header pass the smaller options struct; it stays accepted.
 TEST_F(ApiTest, OlderOptionsStructIsAccepted) {
   doberman_load_options o = Options(&key_);
