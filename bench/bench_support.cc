@@ -16,8 +16,8 @@
 
 namespace doberman::bench {
 
-const char* const kScopeNames[kScopeCount] = {"tool", "command", "command_text", "path",       "content",
-                                              "url",  "args",    "prompt",       "prompt_text"};
+const char* const kScopeNames[kScopeCount] = {
+    "tool", "command", "command_text", "path", "content", "url", "args", "prompt", "prompt_text"};
 
 int ScopeIndexOf(std::string_view name) {
   for (int i = 0; i < kScopeCount; ++i) {
@@ -52,9 +52,11 @@ bool LoadPack(const std::string& pack_path, const std::string& pubkey_path, Load
   options.trusted_keys = &key;
   options.trusted_key_count = 1;
   char buf[512] = {0};
-  doberman_status s = doberman_pack_load_file(pack_path.c_str(), &options, &out->pack, buf, sizeof buf);
+  doberman_status s =
+      doberman_pack_load_file(pack_path.c_str(), &options, &out->pack, buf, sizeof buf);
   if (s != DOBERMAN_OK) {
-    std::fprintf(stderr, "pack %s refused: %s (%s)\n", pack_path.c_str(), buf, doberman_status_name(s));
+    std::fprintf(stderr, "pack %s refused: %s (%s)\n", pack_path.c_str(), buf,
+                 doberman_status_name(s));
     return false;
   }
   if (doberman_scratch_create(out->pack, &out->scratch) != DOBERMAN_OK) {
@@ -72,13 +74,15 @@ void Payload::BuildViews() {
   for (size_t i = 0; i < calls.size(); ++i) {
     views.push_back(calls[i].View(&arg_views[i], &prompt_views[i]));
     const guard::CallInput& c = calls[i];
-    input_bytes += c.tool.size() + c.command.size() + c.path.size() + c.content.size() + c.url.size();
+    input_bytes +=
+        c.tool.size() + c.command.size() + c.path.size() + c.content.size() + c.url.size();
     for (const std::string& a : c.args) input_bytes += a.size();
     for (const auto& p : c.prompt) input_bytes += p.text.size();
   }
 }
 
-bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skipped, std::string* error) {
+bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skipped,
+                std::string* error) {
   std::string text;
   if (!ReadFile(path, &text)) {
     *error = "cannot read " + path;
@@ -200,7 +204,8 @@ void BuildUnits(const internal::Pack& pack, const doberman_call& call, std::vect
     CanonicalPath(Bounded(path, max_string), View(call.cwd), &canonical);
     u.Add(kScopePath, canonical, false);
   }
-  u.AddWithDecoded(kScopeContent, Bounded(View(call.content), pack.limits.max_content_bytes), false);
+  u.AddWithDecoded(kScopeContent, Bounded(View(call.content), pack.limits.max_content_bytes),
+                   false);
   u.AddWithDecoded(kScopeUrl, Bounded(View(call.url), max_string), false);
   for (size_t i = 0; i < call.arg_count; ++i) {
     u.AddWithDecoded(kScopeArgs, Bounded(View(call.args[i]), max_string), false);
@@ -251,7 +256,8 @@ bool ReadPatternSets(const std::string& path, PatternSets* out, std::string* err
     return false;
   }
   if (const internal::JsonValue* v = json.Find("rule_count")) out->rule_count = std::stoul(v->text);
-  if (const internal::JsonValue* v = json.Find("pattern_count")) out->pattern_count = std::stoul(v->text);
+  if (const internal::JsonValue* v = json.Find("pattern_count"))
+    out->pattern_count = std::stoul(v->text);
   const internal::JsonValue* scopes = json.Find("scopes");
   if (scopes == nullptr || scopes->type != internal::JsonType::kObject) {
     *error = path + ": no \"scopes\" object";
@@ -263,7 +269,8 @@ bool ReadPatternSets(const std::string& path, PatternSets* out, std::string* err
     for (const internal::JsonValue& p : list.items) {
       PatternSpec spec;
       if (const std::string* s = p.FindString("regex")) spec.regex = *s;
-      if (const internal::JsonValue* f = p.Find("flags")) spec.flags = static_cast<unsigned>(std::stoul(f->text));
+      if (const internal::JsonValue* f = p.Find("flags"))
+        spec.flags = static_cast<unsigned>(std::stoul(f->text));
       if (const std::string* s = p.FindString("role")) spec.role = *s;
       if (const std::string* s = p.FindString("rule")) spec.rule = *s;
       if (const internal::JsonValue* s = p.Find("som")) spec.som = s->boolean;

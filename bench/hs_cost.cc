@@ -1,13 +1,14 @@
-// doberman-hs-cost: where the Hyperscan floor's time and the pack's bytes go. Links the full Hyperscan
-// (compiler) and not the runtime, so it recompiles the exported pattern sets itself, with the flags
-// dobermanc uses (SOM_LEFTMOST where the pack records `som`, SINGLEMATCH otherwise; generic platform).
+// doberman-hs-cost: where the Hyperscan floor's time and the pack's bytes go. Links the full
+// Hyperscan (compiler) and not the runtime, so it recompiles the exported pattern sets itself, with
+// the flags dobermanc uses (SOM_LEFTMOST where the pack records `som`, SINGLEMATCH otherwise;
+// generic platform).
 //
 //   doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] [--json OUT]
 //
-// For each database as the pack groups them (one may serve several scopes; the export lists the groups):
-// size and scan time per payload for the set as packed, the same set tuned for this CPU, and the set
-// without any SOM; then every pattern compiled alone, ranked by its scan time over the database's units,
-// to name the patterns that cost the most.
+// For each database as the pack groups them (one may serve several scopes; the export lists the
+// groups): size and scan time per payload for the set as packed, the same set tuned for this CPU,
+// and the set without any SOM; then every pattern compiled alone, ranked by its scan time over the
+// database's units, to name the patterns that cost the most.
 #include <hs/hs.h>
 
 #include <algorithm>
@@ -24,7 +25,7 @@ namespace {
 using doberman::internal::JsonType;
 using doberman::internal::JsonValue;
 
-constexpr const char* kScopes[] = {"tool", "command", "command_text", "path", "content",
+constexpr const char* kScopes[] = {"tool", "command", "command_text", "path",       "content",
                                    "url",  "args",    "prompt",       "prompt_text"};
 
 struct Pattern {
@@ -49,14 +50,16 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
-// The units file writes each byte >= 0x80 as \u00XX; the JSON reader returns that code point in UTF-8.
+// The units file writes each byte >= 0x80 as \u00XX; the JSON reader returns that code point in
+// UTF-8.
 std::string Latin1(const std::string& utf8) {
   std::string out;
   out.reserve(utf8.size());
   for (size_t i = 0; i < utf8.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(utf8[i]);
     if (c >= 0xc0 && c <= 0xc3 && i + 1 < utf8.size()) {
-      out.push_back(static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
+      out.push_back(
+          static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
       ++i;
     } else {
       out.push_back(static_cast<char>(c));
@@ -115,7 +118,8 @@ int Count(unsigned, unsigned long long, unsigned long long, unsigned, void* ctx)
 }
 
 // Nanoseconds per payload to scan `units` (grouped per payload), median of several repetitions.
-double ScanNs(const Db& db, const std::vector<std::vector<std::string>>& payload_units, double budget_s) {
+double ScanNs(const Db& db, const std::vector<std::vector<std::string>>& payload_units,
+              double budget_s) {
   if (payload_units.empty()) return 0;
   std::vector<double> reps;
   const uint64_t start = NowNs();
@@ -155,16 +159,24 @@ int Main(int argc, char** argv) {
   double budget = 0.15;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--patterns") patterns_path = argv[i + 1];
-    else if (a == "--units") units_path = argv[i + 1];
-    else if (a == "--corpus") corpora.push_back(argv[i + 1]);
-    else if (a == "--top") top = std::stoul(argv[i + 1]);
-    else if (a == "--json") json_out = argv[i + 1];
-    else if (a == "--budget") budget = std::stod(argv[i + 1]);
+    if (a == "--patterns")
+      patterns_path = argv[i + 1];
+    else if (a == "--units")
+      units_path = argv[i + 1];
+    else if (a == "--corpus")
+      corpora.push_back(argv[i + 1]);
+    else if (a == "--top")
+      top = std::stoul(argv[i + 1]);
+    else if (a == "--json")
+      json_out = argv[i + 1];
+    else if (a == "--budget")
+      budget = std::stod(argv[i + 1]);
   }
   if (patterns_path.empty() || units_path.empty()) {
-    std::fputs("usage: doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] "
-               "[--json OUT]\n", stderr);
+    std::fputs(
+        "usage: doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] "
+        "[--json OUT]\n",
+        stderr);
     return 2;
   }
   std::string text;
@@ -198,7 +210,8 @@ int Main(int argc, char** argv) {
         if (const JsonValue* v = p.Find("id")) id = std::stoul(v->text);
         if (const std::string* v = p.FindString("regex")) x.regex = *v;
         if (const std::string* v = p.FindString("rule")) x.rule = *v;
-        if (const JsonValue* f = p.Find("flags")) x.flags = static_cast<unsigned>(std::stoul(f->text));
+        if (const JsonValue* f = p.Find("flags"))
+          x.flags = static_cast<unsigned>(std::stoul(f->text));
         if (const JsonValue* v = p.Find("som")) x.som = v->boolean;
         by_scope[scope].emplace_back(id, std::move(x));
       }
@@ -227,7 +240,8 @@ int Main(int argc, char** argv) {
         }
         seen = std::move(listed);
       }
-      if (const JsonValue* c = d.Find("conditional"); c != nullptr && c->boolean) g.name += " (conditional)";
+      if (const JsonValue* c = d.Find("conditional"); c != nullptr && c->boolean)
+        g.name += " (conditional)";
       for (auto& [id, p] : seen) g.patterns.push_back(p);
       if (!g.patterns.empty()) groups.push_back(std::move(g));
     }
@@ -245,7 +259,8 @@ int Main(int argc, char** argv) {
   std::map<std::string, size_t> payload_count;
   if (const JsonValue* cs = uj.Find("corpora")) {
     for (const auto& [name, payloads] : cs->members) {
-      if (!corpora.empty() && std::find(corpora.begin(), corpora.end(), name) == corpora.end()) continue;
+      if (!corpora.empty() && std::find(corpora.begin(), corpora.end(), name) == corpora.end())
+        continue;
       for (const JsonValue& p : payloads.items) {
         std::map<std::string, std::vector<std::string>> per_scope;
         if (const JsonValue* us = p.Find("units")) {
@@ -278,11 +293,12 @@ int Main(int argc, char** argv) {
         for (const auto& v : u->second) group_units[cname].push_back(v);
       }
     }
-    std::fprintf(stderr, "\ndatabase %s: %zu patterns (%zu with SOM)\n", scope.c_str(), ps.size(), som);
+    std::fprintf(stderr, "\ndatabase %s: %zu patterns (%zu with SOM)\n", scope.c_str(), ps.size(),
+                 som);
     if (!first_scope) json += ",";
     first_scope = false;
-    json += Json(scope) + ":{\"patterns\":" + std::to_string(ps.size()) + ",\"som\":" + std::to_string(som) +
-            ",\"variants\":{";
+    json += Json(scope) + ":{\"patterns\":" + std::to_string(ps.size()) +
+            ",\"som\":" + std::to_string(som) + ",\"variants\":{";
     const std::pair<Variant, const char*> variants[] = {
         {Variant::kPacked, "packed"}, {Variant::kHost, "host"}, {Variant::kNoSom, "no_som"}};
     bool first_variant = true;
@@ -296,7 +312,8 @@ int Main(int argc, char** argv) {
       first_variant = false;
       json += Json(vname) + ":{\"bytes\":" + std::to_string(db.bytes) +
               ",\"compile_ms\":" + std::to_string(db.compile_ms) + ",\"ns_per_payload\":{";
-      std::fprintf(stderr, "  %-7s %9zu bytes, compiled in %7.1f ms;", vname, db.bytes, db.compile_ms);
+      std::fprintf(stderr, "  %-7s %9zu bytes, compiled in %7.1f ms;", vname, db.bytes,
+                   db.compile_ms);
       bool first_corpus = true;
       for (auto& [cname, u] : group_units) {
         const double ns = ScanNs(db, u, budget) * static_cast<double>(u.size()) /
@@ -309,8 +326,9 @@ int Main(int argc, char** argv) {
       std::fputs("\n", stderr);
       json += "}}";
     }
-    // A database shared by several scopes scans every unit with every scope's patterns (the callback
-    // filters by scope). The alternative, one database per scope: each scope's own set over its own units.
+    // A database shared by several scopes scans every unit with every scope's patterns (the
+    // callback filters by scope). The alternative, one database per scope: each scope's own set
+    // over its own units.
     if (group.scopes.size() > 1) {
       size_t bytes = 0;
       std::map<std::string, double> ns_sum;
@@ -333,8 +351,8 @@ int Main(int argc, char** argv) {
         }
       }
       if (compiled) {
-        json += std::string(first_variant ? "" : ",") + "\"per_scope\":{\"bytes\":" + std::to_string(bytes) +
-                ",\"ns_per_payload\":{";
+        json += std::string(first_variant ? "" : ",") +
+                "\"per_scope\":{\"bytes\":" + std::to_string(bytes) + ",\"ns_per_payload\":{";
         std::fprintf(stderr, "  per-scope databases instead: %zu bytes;", bytes);
         bool first = true;
         for (auto& [cname, ns] : ns_sum) {
@@ -362,19 +380,23 @@ int Main(int argc, char** argv) {
         if (!Compile({p}, Variant::kPacked, &db)) continue;
         costs.push_back({p, ScanNs(db, u, 0.002) * per, db.bytes, Matches(db, u)});
       }
-      std::sort(costs.begin(), costs.end(), [](const Cost& a, const Cost& b) { return a.ns > b.ns; });
+      std::sort(costs.begin(), costs.end(),
+                [](const Cost& a, const Cost& b) { return a.ns > b.ns; });
       if (!first_corpus) json += ",";
       first_corpus = false;
       json += Json(cname) + ":[";
       std::fprintf(stderr, "  costliest alone on %s:\n", cname.c_str());
       for (size_t k = 0; k < std::min(top, costs.size()); ++k) {
         const Cost& c = costs[k];
-        std::fprintf(stderr, "    %9.0f ns %8zu B %6zu matches %s%s  %s\n", c.ns, c.bytes, c.matches,
-                     c.p->som ? "[som] " : "", c.p->rule.c_str(), c.p->regex.substr(0, 70).c_str());
+        std::fprintf(stderr, "    %9.0f ns %8zu B %6zu matches %s%s  %s\n", c.ns, c.bytes,
+                     c.matches, c.p->som ? "[som] " : "", c.p->rule.c_str(),
+                     c.p->regex.substr(0, 70).c_str());
         if (k) json += ",";
         json += "{\"rule\":" + Json(c.p->rule) + ",\"regex\":" + Json(c.p->regex) +
-                ",\"som\":" + (c.p->som ? "true" : "false") + ",\"ns_per_payload\":" + std::to_string(c.ns) +
-                ",\"bytes\":" + std::to_string(c.bytes) + ",\"matches\":" + std::to_string(c.matches) + "}";
+                ",\"som\":" + (c.p->som ? "true" : "false") +
+                ",\"ns_per_payload\":" + std::to_string(c.ns) +
+                ",\"bytes\":" + std::to_string(c.bytes) +
+                ",\"matches\":" + std::to_string(c.matches) + "}";
       }
       json += "]";
     }

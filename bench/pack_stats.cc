@@ -1,18 +1,20 @@
-// doberman-pack-stats: what a pack costs to hold: file size, Hyperscan database and scratch sizes, load
-// time (doberman_pack_load_file and doberman_pack_load_memory: signature check, FlatBuffers verification,
-// database deserialization, table decoding) and the resident memory of a fresh process after loading it.
+// doberman-pack-stats: what a pack costs to hold: file size, Hyperscan database and scratch sizes,
+// load time (doberman_pack_load_file and doberman_pack_load_memory: signature check, FlatBuffers
+// verification, database deserialization, table decoding) and the resident memory of a fresh
+// process after loading it.
 //
 //   doberman-pack-stats --pack P --pubkey K [--runs N] [--json OUT.json]
 //
-// RSS is read from /proc/self/status before anything is loaded and after the first load plus one scratch,
-// in this fresh process; load times are medians over N loads (the file is in the page cache).
+// RSS is read from /proc/self/status before anything is loaded and after the first load plus one
+// scratch, in this fresh process; load times are medians over N loads (the file is in the page
+// cache).
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "bench_support.h"
 #include <sodium.h>
+#include "bench_support.h"
 
 #include "decider.h"
 #include "envelope.h"
@@ -31,10 +33,14 @@ int Main(int argc, char** argv) {
   int runs = 50;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--pack") pack_path = argv[i + 1];
-    else if (a == "--pubkey") pubkey = argv[i + 1];
-    else if (a == "--runs") runs = std::stoi(argv[i + 1]);
-    else if (a == "--json") json_out = argv[i + 1];
+    if (a == "--pack")
+      pack_path = argv[i + 1];
+    else if (a == "--pubkey")
+      pubkey = argv[i + 1];
+    else if (a == "--runs")
+      runs = std::stoi(argv[i + 1]);
+    else if (a == "--json")
+      json_out = argv[i + 1];
   }
   if (pack_path.empty() || pubkey.empty()) {
     std::fputs("usage: doberman-pack-stats --pack P --pubkey K [--runs N] [--json OUT]\n", stderr);
@@ -68,9 +74,9 @@ int Main(int argc, char** argv) {
   std::string bytes;
   ReadFile(pack_path, &bytes);
 
-  // Breakdown: the envelope's signature check alone, and scratch allocation over each distinct database
-  // once (what doberman_scratch_create would cost if shared databases were not revisited per scope:
-  // hs_alloc_scratch re-checks the database's CRC each time it is called).
+  // Breakdown: the envelope's signature check alone, and scratch allocation over each distinct
+  // database once (what doberman_scratch_create would cost if shared databases were not revisited
+  // per scope: hs_alloc_scratch re-checks the database's CRC each time it is called).
   std::vector<double> verify_ms, scratch_distinct_ms, scratch_per_scope_ms, sha512_ms, blake2b_ms;
   const std::span<const uint8_t> span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   for (int i = 0; i < runs; ++i) {
@@ -109,7 +115,8 @@ int Main(int argc, char** argv) {
   for (int i = 0; i < runs; ++i) {
     doberman_pack* p = nullptr;
     const uint64_t a = NowNs();
-    if (doberman_pack_load_file(pack_path.c_str(), &bash_options, &p, nullptr, 0) != DOBERMAN_OK) return 1;
+    if (doberman_pack_load_file(pack_path.c_str(), &bash_options, &p, nullptr, 0) != DOBERMAN_OK)
+      return 1;
     bash_file_ms.push_back(static_cast<double>(NowNs() - a) / 1e6);
     doberman_pack_free(p);
   }
@@ -118,7 +125,8 @@ int Main(int argc, char** argv) {
   for (int i = 0; i < runs; ++i) {
     doberman_pack* p = nullptr;
     uint64_t a = NowNs();
-    if (doberman_pack_load_file(pack_path.c_str(), &options, &p, nullptr, 0) != DOBERMAN_OK) return 1;
+    if (doberman_pack_load_file(pack_path.c_str(), &options, &p, nullptr, 0) != DOBERMAN_OK)
+      return 1;
     uint64_t b = NowNs();
     doberman_scratch* s = nullptr;
     doberman_scratch_create(p, &s);
@@ -128,8 +136,8 @@ int Main(int argc, char** argv) {
     doberman_scratch_free(s);
     doberman_pack_free(p);
     a = NowNs();
-    if (doberman_pack_load_memory(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &options,
-                                  &p, nullptr, 0) != DOBERMAN_OK) {
+    if (doberman_pack_load_memory(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
+                                  &options, &p, nullptr, 0) != DOBERMAN_OK) {
       return 1;
     }
     b = NowNs();
@@ -137,16 +145,18 @@ int Main(int argc, char** argv) {
     doberman_pack_free(p);
   }
   char buf[2048];
-  std::snprintf(buf, sizeof buf,
-                "{\"rules\":%zu,\"patterns\":%zu,\"file_bytes\":%zu,\"databases\":%zu,\"database_bytes\":%zu,"
-                "\"scratch_bytes\":%zu,\"first_load_ms\":%.4f,\"load_file_ms\":%.4f,\"load_memory_ms\":%.4f,"
-                "\"scratch_create_ms\":%.4f,\"verify_ms\":%.4f,\"scratch_distinct_dbs_ms\":%.4f,"
-                "\"scratch_per_scope_ms\":%.4f,\"sha512_ms\":%.4f,\"blake2b_ms\":%.4f,\"load_bash_fields_ms\":%.4f,"
-                "\"rss_before_bytes\":%zu,\"rss_after_load_bytes\":%zu}\n",
-                pack.rules.size(), pack.patterns.size(), bytes.size(), databases, db_bytes, scratch_bytes, first_load_ms,
-                Median(file_ms), Median(memory_ms), Median(scratch_ms), Median(verify_ms),
-                Median(scratch_distinct_ms), Median(scratch_per_scope_ms), Median(sha512_ms), Median(blake2b_ms),
-                Median(bash_file_ms), rss_before, rss_after);
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"rules\":%zu,\"patterns\":%zu,\"file_bytes\":%zu,\"databases\":%zu,\"database_bytes\":%zu,"
+      "\"scratch_bytes\":%zu,\"first_load_ms\":%.4f,\"load_file_ms\":%.4f,\"load_memory_ms\":%.4f,"
+      "\"scratch_create_ms\":%.4f,\"verify_ms\":%.4f,\"scratch_distinct_dbs_ms\":%.4f,"
+      "\"scratch_per_scope_ms\":%.4f,\"sha512_ms\":%.4f,\"blake2b_ms\":%.4f,\"load_bash_fields_"
+      "ms\":%.4f,"
+      "\"rss_before_bytes\":%zu,\"rss_after_load_bytes\":%zu}\n",
+      pack.rules.size(), pack.patterns.size(), bytes.size(), databases, db_bytes, scratch_bytes,
+      first_load_ms, Median(file_ms), Median(memory_ms), Median(scratch_ms), Median(verify_ms),
+      Median(scratch_distinct_ms), Median(scratch_per_scope_ms), Median(sha512_ms),
+      Median(blake2b_ms), Median(bash_file_ms), rss_before, rss_after);
   std::fputs(buf, stderr);
   if (!json_out.empty()) {
     FILE* f = std::fopen(json_out.c_str(), "w");

@@ -1,5 +1,6 @@
-// Peer engines: see peers.h. Each engine gets exactly the per-scope pattern lists the pack's Hyperscan
-// databases were compiled from, with the same flags (caseless, dotall, multiline, utf8/ucp).
+// Peer engines: see peers.h. Each engine gets exactly the per-scope pattern lists the pack's
+// Hyperscan databases were compiled from, with the same flags (caseless, dotall, multiline,
+// utf8/ucp).
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "peers.h"
 
@@ -37,8 +38,8 @@ bool IsAscii(std::string_view s) {
 }
 
 // ---- RE2::Set -------------------------------------------------------------------------------
-// One set per scope and encoding: Hyperscan patterns without the utf8 flag match bytes (RE2 Latin-1),
-// with it they match UTF-8 (RE2's default). Per-pattern flags become inline (?ism).
+// One set per scope and encoding: Hyperscan patterns without the utf8 flag match bytes (RE2
+// Latin-1), with it they match UTF-8 (RE2's default). Per-pattern flags become inline (?ism).
 class Re2Engine : public Engine {
  public:
   explicit Re2Engine(const PatternSets& sets) {
@@ -70,7 +71,8 @@ class Re2Engine : public Engine {
         }
         if (added == 0) continue;
         if (!set->Compile()) {
-          stats_.failures.push_back(Failure(scope, "(whole set)", "RE2::Set::Compile failed (memory)"));
+          stats_.failures.push_back(
+              Failure(scope, "(whole set)", "RE2::Set::Compile failed (memory)"));
           stats_.patterns_compiled -= added;
           continue;
         }
@@ -118,8 +120,8 @@ class Pcre2Engine : public Engine {
         if (p.flags & kHsUcp) options |= PCRE2_UCP;
         int error = 0;
         PCRE2_SIZE offset = 0;
-        pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.regex.data()), p.regex.size(),
-                                         options, &error, &offset, nullptr);
+        pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.regex.data()),
+                                         p.regex.size(), options, &error, &offset, nullptr);
         if (code == nullptr) {
           PCRE2_UCHAR msg[256];
           pcre2_get_error_message(error, msg, sizeof msg);
@@ -148,8 +150,9 @@ class Pcre2Engine : public Engine {
     int n = 0;
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
     for (const Compiled& c : codes_[scope]) {
-      int rc = c.jit ? pcre2_jit_match(c.code, subject, text.size(), 0, 0, match_data_, match_context_)
-                     : pcre2_match(c.code, subject, text.size(), 0, 0, match_data_, match_context_);
+      int rc =
+          c.jit ? pcre2_jit_match(c.code, subject, text.size(), 0, 0, match_data_, match_context_)
+                : pcre2_match(c.code, subject, text.size(), 0, 0, match_data_, match_context_);
       if (rc >= 0) {
         ++n;
       } else if (rc != PCRE2_ERROR_NOMATCH) {
@@ -181,8 +184,8 @@ bool EnsureYara() {
   return init.ok;
 }
 
-void YaraCompilerCallback(int error_level, const char* /*file*/, int /*line*/, const YR_RULE* /*rule*/,
-                          const char* message, void* user_data) {
+void YaraCompilerCallback(int error_level, const char* /*file*/, int /*line*/,
+                          const YR_RULE* /*rule*/, const char* message, void* user_data) {
   if (error_level == YARA_ERROR_LEVEL_ERROR) *static_cast<std::string*>(user_data) = message;
 }
 
@@ -190,8 +193,9 @@ std::string YaraRuleText(size_t index, const std::string& string_def) {
   return "rule p" + std::to_string(index) + " { strings: $a = " + string_def + " condition: $a }\n";
 }
 
-// Compiles the translatable patterns of each scope into one YARA ruleset per scope. Every pattern is first
-// compiled alone so that a failure is attributed to it (a YARA compiler is unusable after an error).
+// Compiles the translatable patterns of each scope into one YARA ruleset per scope. Every pattern
+// is first compiled alone so that a failure is attributed to it (a YARA compiler is unusable after
+// an error).
 bool BuildYara(const PatternSets& sets, YR_RULES* out[kScopeCount], EngineStats* stats) {
   if (!EnsureYara()) return false;
   for (int scope = 0; scope < kScopeCount; ++scope) {
@@ -227,7 +231,8 @@ bool BuildYara(const PatternSets& sets, YR_RULES* out[kScopeCount], EngineStats*
     yr_compiler_set_callback(c, YaraCompilerCallback, &error);
     if (yr_compiler_add_string(c, source.c_str(), nullptr) > 0 ||
         yr_compiler_get_rules(c, &out[scope]) != ERROR_SUCCESS) {
-      std::fprintf(stderr, "yara: the %s ruleset does not compile: %s\n", kScopeNames[scope], error.c_str());
+      std::fprintf(stderr, "yara: the %s ruleset does not compile: %s\n", kScopeNames[scope],
+                   error.c_str());
       yr_compiler_destroy(c);
       return false;
     }
@@ -236,7 +241,8 @@ bool BuildYara(const PatternSets& sets, YR_RULES* out[kScopeCount], EngineStats*
   return true;
 }
 
-int YaraScanCallback(YR_SCAN_CONTEXT* /*context*/, int message, void* /*message_data*/, void* user_data) {
+int YaraScanCallback(YR_SCAN_CONTEXT* /*context*/, int message, void* /*message_data*/,
+                     void* user_data) {
   if (message == CALLBACK_MSG_RULE_MATCHING) ++*static_cast<int*>(user_data);
   return CALLBACK_CONTINUE;
 }
@@ -272,7 +278,8 @@ class YaraEngine : public Engine {
     YR_SCANNER* scanner = scanners_[scope];
     if (scanner == nullptr) return 0;
     count_ = 0;
-    int rc = yr_scanner_scan_mem(scanner, reinterpret_cast<const uint8_t*>(text.data()), text.size());
+    int rc =
+        yr_scanner_scan_mem(scanner, reinterpret_cast<const uint8_t*>(text.data()), text.size());
     return rc == ERROR_SUCCESS ? count_ : -1;
   }
   YR_RULES* rules(int s) const { return rules_[s]; }
@@ -300,15 +307,17 @@ struct CountContext {
 };
 int Flag(unsigned int id, unsigned long long, unsigned long long, unsigned int, void* ctx) {
   auto* c = static_cast<CountContext*>(ctx);
-  if (c->in_scope == nullptr || c->in_scope->empty() || (id < c->in_scope->size() && (*c->in_scope)[id])) ++c->n;
+  if (c->in_scope == nullptr || c->in_scope->empty() ||
+      (id < c->in_scope->size() && (*c->in_scope)[id]))
+    ++c->n;
   return 0;
 }
 
 class HsFloorEngine : public Engine {
  public:
   using ScopeDbs = std::array<std::vector<hs_database_t*>, kScopeCount>;
-  // Borrows `dbs` (a scope is scanned with each of its databases; several scopes may share one); Own()
-  // hands over the ones this engine must free.
+  // Borrows `dbs` (a scope is scanned with each of its databases; several scopes may share one);
+  // Own() hands over the ones this engine must free.
   explicit HsFloorEngine(const ScopeDbs& dbs) {
     for (int s = 0; s < kScopeCount; ++s) {
       for (hs_database_t* db : dbs[s]) {
@@ -337,8 +346,9 @@ class HsFloorEngine : public Engine {
   }
   void SetCounting(bool c) override { counting_ = c; }
   void Own(hs_database_t* db) { owned_.push_back(db); }
-  // A database serving several scopes holds other scopes' patterns too; the runtime drops their matches
-  // in its callback, and so does the agreement count (the timed no-op callback does not look).
+  // A database serving several scopes holds other scopes' patterns too; the runtime drops their
+  // matches in its callback, and so does the agreement count (the timed no-op callback does not
+  // look).
   void SetScopeFilter(int scope, size_t index, std::vector<uint8_t> in_scope) {
     scopes_[scope][index].in_scope = std::move(in_scope);
   }
@@ -358,7 +368,9 @@ class HsFloorEngine : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> MakeRe2Engine(const PatternSets& sets) { return std::make_unique<Re2Engine>(sets); }
+std::unique_ptr<Engine> MakeRe2Engine(const PatternSets& sets) {
+  return std::make_unique<Re2Engine>(sets);
+}
 std::unique_ptr<Engine> MakePcre2Engine(const PatternSets& sets) {
   return std::make_unique<Pcre2Engine>(sets);
 }
@@ -416,8 +428,8 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
   return e;
 }
 
-// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file>" line per database a scope
-// is scanned with, in scan order.
+// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file>" line per database a
+// scope is scanned with, in scan order.
 bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   std::ofstream map(dir + "/hs-scopes.txt");
   for (size_t i = 0; i < pack.databases.size(); ++i) {
@@ -468,7 +480,8 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
   return e;
 }
 
-// ---- Hyperscan syntax -> YARA regex ---------------------------------------------------------------
+// ---- Hyperscan syntax -> YARA regex
+// ---------------------------------------------------------------
 namespace {
 
 bool IsHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
@@ -499,11 +512,17 @@ bool Escape(const std::string& re, size_t* i, bool in_class, std::string* out, s
   char c = re[k];
   *i = k + 1;
   switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 's': case 'S':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
       *out += '\\';
       *out += c;
       return true;
-    case 'b': case 'B':
+    case 'b':
+    case 'B':
       if (in_class) {
         *why = "\\b inside a class";
         return false;
@@ -511,12 +530,20 @@ bool Escape(const std::string& re, size_t* i, bool in_class, std::string* out, s
       *out += '\\';
       *out += c;
       return true;
-    case 'n': case 't': case 'r': case 'f': case 'a':
+    case 'n':
+    case 't':
+    case 'r':
+    case 'f':
+    case 'a':
       *out += '\\';
       *out += c;
       return true;
-    case 'e': *out += "\\x1b"; return true;
-    case 'v': *out += "\\x0b"; return true;
+    case 'e':
+      *out += "\\x1b";
+      return true;
+    case 'v':
+      *out += "\\x0b";
+      return true;
     case 'A':
       if (in_class || k != 1) {
         *why = "\\A not at the start";
@@ -524,7 +551,8 @@ bool Escape(const std::string& re, size_t* i, bool in_class, std::string* out, s
       }
       *out += '^';
       return true;
-    case 'z': case 'Z':
+    case 'z':
+    case 'Z':
       if (in_class) {
         *why = "\\z in a class";
         return false;
@@ -557,12 +585,14 @@ bool Escape(const std::string& re, size_t* i, bool in_class, std::string* out, s
     }
     case 'Q': {
       size_t end = re.find("\\E", k + 1);
-      std::string lit = re.substr(k + 1, end == std::string::npos ? std::string::npos : end - k - 1);
+      std::string lit =
+          re.substr(k + 1, end == std::string::npos ? std::string::npos : end - k - 1);
       for (char l : lit) *out += Literal(l, in_class);
       *i = end == std::string::npos ? re.size() : end + 2;
       return true;
     }
-    default: break;
+    default:
+      break;
   }
   if (std::isalnum(static_cast<unsigned char>(c))) {
     *why = std::string("escape \\") + c + " has no YARA equivalent";
@@ -573,10 +603,19 @@ bool Escape(const std::string& re, size_t* i, bool in_class, std::string* out, s
 }
 
 bool PosixClass(const std::string& name, std::string* out) {
-  static const std::pair<const char*, const char*> kClasses[] = {
-      {"alpha", "a-zA-Z"}, {"digit", "0-9"}, {"alnum", "a-zA-Z0-9"}, {"upper", "A-Z"}, {"lower", "a-z"},
-      {"space", "\\s"},    {"xdigit", "0-9A-Fa-f"}, {"word", "\\w"}, {"blank", " \\t"},
-      {"punct", "!-\\/:-@\\[-`{-~"}, {"cntrl", "\\x00-\\x1f\\x7f"}, {"print", " -~"}, {"graph", "!-~"}};
+  static const std::pair<const char*, const char*> kClasses[] = {{"alpha", "a-zA-Z"},
+                                                                 {"digit", "0-9"},
+                                                                 {"alnum", "a-zA-Z0-9"},
+                                                                 {"upper", "A-Z"},
+                                                                 {"lower", "a-z"},
+                                                                 {"space", "\\s"},
+                                                                 {"xdigit", "0-9A-Fa-f"},
+                                                                 {"word", "\\w"},
+                                                                 {"blank", " \\t"},
+                                                                 {"punct", "!-\\/:-@\\[-`{-~"},
+                                                                 {"cntrl", "\\x00-\\x1f\\x7f"},
+                                                                 {"print", " -~"},
+                                                                 {"graph", "!-~"}};
   for (const auto& [n, v] : kClasses) {
     if (name == n) {
       *out += v;
@@ -686,7 +725,7 @@ bool TranslateToYara(const PatternSpec& p, std::string* yara_string, std::string
             continue;
           }
           if (re.compare(i, 4, "(?P<") == 0 || (re.compare(i, 3, "(?<") == 0 && i + 3 < re.size() &&
-                                                 re[i + 3] != '=' && re[i + 3] != '!')) {
+                                                re[i + 3] != '=' && re[i + 3] != '!')) {
             size_t close = re.find('>', i);
             if (close == std::string::npos) {
               *why = "bad named group";
@@ -703,7 +742,10 @@ bool TranslateToYara(const PatternSpec& p, std::string* yara_string, std::string
         out += '(';
         ++i;
         continue;
-      case '*': case '+': case '?': case '}':
+      case '*':
+      case '+':
+      case '?':
+      case '}':
         out += c;
         ++i;
         if (i < re.size() && re[i] == '+') {
@@ -711,12 +753,15 @@ bool TranslateToYara(const PatternSpec& p, std::string* yara_string, std::string
           return false;
         }
         continue;
-      case '^': case '$':
-        // Multiline anchors also match next to a newline. YARA has no multiline mode and no lookaround;
-        // consuming the newline instead changes the match span but not whether the pattern matches, which
-        // is all a peer is asked.
-        if (multiline) out += c == '^' ? "(^|\\n)" : "(\\n|$)";
-        else out += c;
+      case '^':
+      case '$':
+        // Multiline anchors also match next to a newline. YARA has no multiline mode and no
+        // lookaround; consuming the newline instead changes the match span but not whether the
+        // pattern matches, which is all a peer is asked.
+        if (multiline)
+          out += c == '^' ? "(^|\\n)" : "(\\n|$)";
+        else
+          out += c;
         ++i;
         continue;
       case '/':

@@ -1,8 +1,9 @@
-// doberman-units-check: proves that the peers scan what Doberman scans. Linked with -Wl,--wrap=hs_scan,
-// it records every hs_scan call doberman_decide makes (database, bytes) and compares them, call by call,
-// with the unit list BuildUnits prepares for the peers (bench_support.cc mirrors the decider's ScanCall).
-// It also counts heap allocations (operator new, replaced in this program) during warm doberman_decide
-// calls: the hot path promises none once the scratch has grown.
+// doberman-units-check: proves that the peers scan what Doberman scans. Linked with
+// -Wl,--wrap=hs_scan, it records every hs_scan call doberman_decide makes (database, bytes) and
+// compares them, call by call, with the unit list BuildUnits prepares for the peers
+// (bench_support.cc mirrors the decider's ScanCall). It also counts heap allocations (operator new,
+// replaced in this program) during warm doberman_decide calls: the hot path promises none once the
+// scratch has grown.
 //
 //   doberman-units-check --pack P --pubkey K --corpus NAME=FILE... [--json OUT]
 // Exit status 1 when any payload differs (the mirror must then follow the runtime).
@@ -42,12 +43,12 @@ std::vector<Scan>* g_record = nullptr;
 }  // namespace
 
 extern "C" hs_error_t __real_hs_scan(const hs_database_t* db, const char* data, unsigned int length,
-                                     unsigned int flags, hs_scratch_t* scratch, match_event_handler on_event,
-                                     void* context);
+                                     unsigned int flags, hs_scratch_t* scratch,
+                                     match_event_handler on_event, void* context);
 
 extern "C" hs_error_t __wrap_hs_scan(const hs_database_t* db, const char* data, unsigned int length,
-                                     unsigned int flags, hs_scratch_t* scratch, match_event_handler on_event,
-                                     void* context) {
+                                     unsigned int flags, hs_scratch_t* scratch,
+                                     match_event_handler on_event, void* context) {
   if (g_record != nullptr) g_record->push_back({db, std::string(data, length)});
   return __real_hs_scan(db, data, length, flags, scratch, on_event, context);
 }
@@ -60,21 +61,27 @@ int Main(int argc, char** argv) {
   std::vector<std::pair<std::string, std::string>> corpora;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i], v = argv[i + 1];
-    if (a == "--pack") pack_path = v;
-    else if (a == "--pubkey") pubkey = v;
-    else if (a == "--json") json_out = v;
+    if (a == "--pack")
+      pack_path = v;
+    else if (a == "--pubkey")
+      pubkey = v;
+    else if (a == "--json")
+      json_out = v;
     else if (a == "--corpus" && v.find('=') != std::string::npos) {
       corpora.emplace_back(v.substr(0, v.find('=')), v.substr(v.find('=') + 1));
     }
   }
   if (pack_path.empty() || pubkey.empty() || corpora.empty()) {
-    std::fputs("usage: doberman-units-check --pack P --pubkey K --corpus NAME=FILE... [--json OUT]\n", stderr);
+    std::fputs(
+        "usage: doberman-units-check --pack P --pubkey K --corpus NAME=FILE... [--json OUT]\n",
+        stderr);
     return 2;
   }
   LoadedPack lp;
   if (!LoadPack(pack_path, pubkey, &lp)) return 1;
   const internal::Pack& pack = lp.internal();
-  size_t payloads = 0, units = 0, mismatches = 0, warm_calls = 0, allocating_calls = 0, allocations = 0;
+  size_t payloads = 0, units = 0, mismatches = 0, warm_calls = 0, allocating_calls = 0,
+         allocations = 0;
   std::string first_mismatch;
   std::vector<std::vector<Payload>> all;
   for (const auto& [name, file] : corpora) {
@@ -102,7 +109,8 @@ int Main(int argc, char** argv) {
       // Each unit is one hs_scan per database serving its scope, in the scope's order.
       std::vector<std::pair<const hs_database_t*, const std::string*>> want;
       for (const Unit& u : expected) {
-        for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs) want.emplace_back(d->db, &u.text);
+        for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs)
+          want.emplace_back(d->db, &u.text);
       }
       // Conditional databases are scanned only when a trigger matched: not part of the units.
       std::erase_if(seen, [&](const Scan& sc) {
@@ -118,8 +126,11 @@ int Main(int argc, char** argv) {
       if (!same) {
         ++mismatches;
         if (first_mismatch.empty() && std::getenv("DOBERMAN_UNITS_DEBUG") != nullptr) {
-          for (const auto& w : want) std::fprintf(stderr, "want %p %s\n", static_cast<const void*>(w.first), w.second->c_str());
-          for (const auto& w : seen) std::fprintf(stderr, "seen %p %s\n", static_cast<const void*>(w.db), w.text.c_str());
+          for (const auto& w : want)
+            std::fprintf(stderr, "want %p %s\n", static_cast<const void*>(w.first),
+                         w.second->c_str());
+          for (const auto& w : seen)
+            std::fprintf(stderr, "seen %p %s\n", static_cast<const void*>(w.db), w.text.c_str());
         }
         if (first_mismatch.empty()) {
           first_mismatch = name + " " + p.id + ": Doberman made " + std::to_string(seen.size()) +
@@ -128,8 +139,8 @@ int Main(int argc, char** argv) {
       }
     }
   }
-  // Steady state: after the pass above the scratch has grown for every input; a second pass over every
-  // payload must not allocate.
+  // Steady state: after the pass above the scratch has grown for every input; a second pass over
+  // every payload must not allocate.
   for (const std::vector<Payload>& ps : all) {
     for (const Payload& p : ps) {
       for (const doberman_call& call : p.views) {
@@ -145,18 +156,20 @@ int Main(int argc, char** argv) {
       }
     }
   }
-  std::fprintf(stderr, "units check: %zu payloads, %zu units, %zu mismatches%s%s\n", payloads, units,
-               mismatches, first_mismatch.empty() ? "" : "; first: ", first_mismatch.c_str());
-  std::fprintf(stderr, "allocations in warm doberman_decide calls: %zu in %zu of %zu calls\n", allocations,
-               allocating_calls, warm_calls);
+  std::fprintf(stderr, "units check: %zu payloads, %zu units, %zu mismatches%s%s\n", payloads,
+               units, mismatches,
+               first_mismatch.empty() ? "" : "; first: ", first_mismatch.c_str());
+  std::fprintf(stderr, "allocations in warm doberman_decide calls: %zu in %zu of %zu calls\n",
+               allocations, allocating_calls, warm_calls);
   if (!json_out.empty()) {
     FILE* f = std::fopen(json_out.c_str(), "w");
     if (f == nullptr) return 1;
     std::fprintf(f,
-                 "{\"payloads\":%zu,\"units\":%zu,\"mismatches\":%zu,\"first_mismatch\":%s,\"warm_calls\":%zu,"
+                 "{\"payloads\":%zu,\"units\":%zu,\"mismatches\":%zu,\"first_mismatch\":%s,\"warm_"
+                 "calls\":%zu,"
                  "\"allocating_calls\":%zu,\"allocations\":%zu}\n",
-                 payloads, units, mismatches, JsonString(first_mismatch).c_str(), warm_calls, allocating_calls,
-                 allocations);
+                 payloads, units, mismatches, JsonString(first_mismatch).c_str(), warm_calls,
+                 allocating_calls, allocations);
     std::fclose(f);
   }
   return mismatches == 0 ? 0 : 1;

@@ -71,8 +71,8 @@ bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>*
   return !diags.has_errors();
 }
 
-// An all/none pattern of a rule that also has any patterns cannot change anything in a unit where none
-// of that rule's any patterns matched, so it is compiled apart and scanned only after one did.
+// An all/none pattern of a rule that also has any patterns cannot change anything in a unit where
+// none of that rule's any patterns matched, so it is compiled apart and scanned only after one did.
 // (Mention-marker rules are excluded: their matches are recorded whether or not the rule fires.)
 // Such patterns were half of the command database's scan time (64 of 257 patterns).
 std::vector<bool> Conditions(const IrPack& pack) {
@@ -83,16 +83,17 @@ std::vector<bool> Conditions(const IrPack& pack) {
   std::vector<bool> condition(pack.patterns.size(), false);
   for (size_t i = 0; i < pack.patterns.size(); ++i) {
     const IrPattern& p = pack.patterns[i];
-    condition[i] = p.role != Role::kAny && rule_has_any[p.rule] && !pack.rules[p.rule].mention_marker;
+    condition[i] =
+        p.role != Role::kAny && rule_has_any[p.rule] && !pack.rules[p.rule].mention_marker;
   }
   return condition;
 }
 
 // One database per exact set of scopes a rule serves, so that a unit is scanned only with patterns
-// that can apply to it: a shared database made every 4 KiB write pay for command-only patterns (3.8x
-// slower scans, bench/hs_cost.cc). Groups of a few patterns join the largest group serving a superset
-// of their scopes (the runtime filters matches by rule scope) to save a scan call per unit.
-// `group_of[i]` is the scope mask of the group pattern i is compiled into.
+// that can apply to it: a shared database made every 4 KiB write pay for command-only patterns
+// (3.8x slower scans, bench/hs_cost.cc). Groups of a few patterns join the largest group serving a
+// superset of their scopes (the runtime filters matches by rule scope) to save a scan call per
+// unit. `group_of[i]` is the scope mask of the group pattern i is compiled into.
 std::vector<uint32_t> GroupByScopes(const IrPack& pack, std::vector<uint32_t>* group_of) {
   constexpr size_t kSmallGroup = 4;
   std::map<uint32_t, size_t> sizes;
@@ -103,7 +104,8 @@ std::vector<uint32_t> GroupByScopes(const IrPack& pack, std::vector<uint32_t>* g
     if (count <= kSmallGroup) {
       size_t best = count;
       for (const auto& [other, other_count] : sizes) {
-        if (other != mask && (other & mask) == mask && other_count > kSmallGroup && other_count > best) {
+        if (other != mask && (other & mask) == mask && other_count > kSmallGroup &&
+            other_count > best) {
           best = other_count;
           target = other;
         }
@@ -118,8 +120,8 @@ std::vector<uint32_t> GroupByScopes(const IrPack& pack, std::vector<uint32_t>* g
     group_of->push_back(g);
     if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
   }
-  // Stable order: by lowest scope served, then by mask (the pack's bytes must not depend on rule order
-  // more than they already do).
+  // Stable order: by lowest scope served, then by mask (the pack's bytes must not depend on rule
+  // order more than they already do).
   std::sort(groups.begin(), groups.end(), [](uint32_t a, uint32_t b) {
     const int la = __builtin_ctz(a), lb = __builtin_ctz(b);
     return la != lb ? la < lb : a < b;
@@ -136,7 +138,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
   if (!ValidatePatterns(pack, diags, &valid)) return false;
   std::vector<uint32_t> group_of;
   const std::vector<uint32_t> scope_groups = GroupByScopes(pack, &group_of);
-  // Each scope group is split in two: triggers, and conditions (Conditions) scanned only when needed.
+  // Each scope group is split in two: triggers, and conditions (Conditions) scanned only when
+  // needed.
   const std::vector<bool> is_condition = Conditions(pack);
   std::vector<std::pair<uint32_t, bool>> groups;
   for (const uint32_t g : scope_groups) {
@@ -151,7 +154,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
   }
   if (groups.size() > internal::kMaxDatabaseGroups) {
     diags.Error("E4004", pack.manifest_loc,
-                "rules use " + std::to_string(groups.size()) + " different sets of scopes; a pack holds " +
+                "rules use " + std::to_string(groups.size()) +
+                    " different sets of scopes; a pack holds " +
                     std::to_string(internal::kMaxDatabaseGroups) + " database groups at most",
                 "", "give rules of the same kind the same scopes");
     return false;
@@ -196,7 +200,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
           cd.conditional = conditional;
           cd.platform = platform_name;
           cd.pattern_ids = ids;
-          cd.bytes.assign(reinterpret_cast<uint8_t*>(bytes), reinterpret_cast<uint8_t*>(bytes) + size);
+          cd.bytes.assign(reinterpret_cast<uint8_t*>(bytes),
+                          reinterpret_cast<uint8_t*>(bytes) + size);
           free(bytes);
           hs_free_database(db);
           out->push_back(std::move(cd));

@@ -1,5 +1,6 @@
-// The Hyperscan stage: one block-mode database per set of scopes and platform variant, compiled with libhs
-// (compiler side only). Pattern errors are mapped back to the rule and the byte in the pattern.
+// The Hyperscan stage: one block-mode database per set of scopes and platform variant, compiled
+// with libhs (compiler side only). Pattern errors are mapped back to the rule and the byte in the
+// pattern.
 #ifndef DOBERMAN_COMPILER_HS_BUILDER_H_
 #define DOBERMAN_COMPILER_HS_BUILDER_H_
 
@@ -13,9 +14,9 @@
 namespace doberman::compiler {
 
 struct CompiledDatabase {
-  int scope = 0;                      // first scope served
-  uint32_t scopes = 0;                // every scope served (bit per scope)
-  bool conditional = false;           // all/none patterns scanned only after their rule's any pattern
+  int scope = 0;             // first scope served
+  uint32_t scopes = 0;       // every scope served (bit per scope)
+  bool conditional = false;  // all/none patterns scanned only after their rule's any pattern
   std::string platform;
   std::vector<uint32_t> pattern_ids;  // Hyperscan id i -> pattern_ids[i] in IrPack::patterns
   std::vector<uint8_t> bytes;         // hs_serialize_database

@@ -1,5 +1,5 @@
-// Pack rendering. Reads through the runtime's envelope code and the generated FlatBuffers accessors,
-// after running the FlatBuffers verifier (an unverified buffer is never walked).
+// Pack rendering. Reads through the runtime's envelope code and the generated FlatBuffers
+// accessors, after running the FlatBuffers verifier (an unverified buffer is never walked).
 #include "inspect.h"
 
 #include <ctime>
@@ -57,10 +57,20 @@ std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
   if (!r.when()) return "";
   for (const fb::WhenInstr* in : *r.when()) {
     switch (in->op()) {
-      case fb::WhenOp::Rule: st.push_back(p.rules()->size() > in->arg() ? Str(p.rules()->Get(in->arg())->id()) : "?"); break;
-      case fb::WhenOp::Tag: st.push_back("tag:" + (p.tags() && p.tags()->size() > in->arg() ? Str(p.tags()->Get(in->arg())) : "?")); break;
-      case fb::WhenOp::True: st.push_back("true"); break;
-      case fb::WhenOp::Not: if (!st.empty()) st.back() = "not " + st.back(); break;
+      case fb::WhenOp::Rule:
+        st.push_back(p.rules()->size() > in->arg() ? Str(p.rules()->Get(in->arg())->id()) : "?");
+        break;
+      case fb::WhenOp::Tag:
+        st.push_back("tag:" + (p.tags() && p.tags()->size() > in->arg()
+                                   ? Str(p.tags()->Get(in->arg()))
+                                   : "?"));
+        break;
+      case fb::WhenOp::True:
+        st.push_back("true");
+        break;
+      case fb::WhenOp::Not:
+        if (!st.empty()) st.back() = "not " + st.back();
+        break;
       case fb::WhenOp::And:
       case fb::WhenOp::Or: {
         if (st.size() < 2) return "?";
@@ -108,14 +118,16 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     if (p.databases()) {
       for (const fb::Database* d : *p.databases()) {
         std::string pl = Str(d->platform());
-        if (platforms.find(pl) == std::string::npos) platforms += (platforms.empty() ? "" : ", ") + pl;
+        if (platforms.find(pl) == std::string::npos)
+          platforms += (platforms.empty() ? "" : ", ") + pl;
       }
     }
     o += "platforms    " + platforms + "\n";
     o += "size         " + std::to_string(bytes.size()) + " bytes (databases " +
          std::to_string(db_bytes) + ")\n";
     o += "sources      xxh3-128 " + Str(p.sources_digest()) + "\n";
-    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n\n";
+    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) +
+         "\n\n";
     for (uint32_t i = 0; i < nrules; ++i) {
       const fb::Rule& r = *p.rules()->Get(i);
       o += Str(r.id()) + "  [" + Str(r.family()) + "] " + VerdictName(r.verdict()) + " tier " +
@@ -135,13 +147,14 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
   J(Str(p.name()), &o);
   o += ",\"version\":";
   J(Str(p.version()), &o);
-  o += ",\"revision\":" + std::to_string(h.revision) + ",\"created\":" + std::to_string(h.created_unix) +
+  o += ",\"revision\":" + std::to_string(h.revision) +
+       ",\"created\":" + std::to_string(h.created_unix) +
        ",\"expires\":" + std::to_string(h.expires_unix) + ",\"key_id\":";
   J(Hex(h.key_id.data(), h.key_id.size()), &o);
   o += ",\"signature_verified\":" + std::string(verified ? "true" : "false") + ",\"hs_version\":";
   J(h.hs_version, &o);
-  o += ",\"size\":" + std::to_string(bytes.size()) + ",\"database_bytes\":" + std::to_string(db_bytes) +
-       ",\"sources_digest\":";
+  o += ",\"size\":" + std::to_string(bytes.size()) +
+       ",\"database_bytes\":" + std::to_string(db_bytes) + ",\"sources_digest\":";
   J(Str(p.sources_digest()), &o);
   o += ",\"databases\":[";
   if (p.databases()) {
@@ -171,8 +184,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     J(Str(r.family()), &o);
     o += ",\"scopes\":";
     J(Scopes(r.scopes()), &o);
-    o += ",\"verdict\":\"" + std::string(VerdictName(r.verdict())) + "\",\"tier\":" +
-         std::to_string(r.tier()) + ",\"reason\":";
+    o += ",\"verdict\":\"" + std::string(VerdictName(r.verdict())) +
+         "\",\"tier\":" + std::to_string(r.tier()) + ",\"reason\":";
     J(Str(r.reason()), &o);
     o += ",\"message\":";
     J(Str(r.message()), &o);
@@ -180,28 +193,31 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     if (r.tags()) {
       for (uint32_t t = 0; t < r.tags()->size(); ++t) {
         if (t) o += ",";
-        J(p.tags() && p.tags()->size() > r.tags()->Get(t) ? Str(p.tags()->Get(r.tags()->Get(t))) : "?", &o);
+        J(p.tags() && p.tags()->size() > r.tags()->Get(t) ? Str(p.tags()->Get(r.tags()->Get(t)))
+                                                          : "?",
+          &o);
       }
     }
     o += "],\"when\":";
     J(WhenText(p, r), &o);
     const fb::Validators* v = r.validators();
     o += ",\"validators\":{\"min_entropy\":" + std::to_string(v ? v->min_entropy() : 0.0f) +
-         ",\"min_length\":" + std::to_string(v ? v->min_length() : 0) + ",\"placeholder\":" +
-         (v && v->placeholder() ? "true" : "false") + ",\"exempt_hashes\":" +
-         (v && v->exempt_hashes() ? "true" : "false") + ",\"exempt_identifiers\":" +
-         (v && v->exempt_identifiers() ? "true" : "false") + "}";
+         ",\"min_length\":" + std::to_string(v ? v->min_length() : 0) +
+         ",\"placeholder\":" + (v && v->placeholder() ? "true" : "false") +
+         ",\"exempt_hashes\":" + (v && v->exempt_hashes() ? "true" : "false") +
+         ",\"exempt_identifiers\":" + (v && v->exempt_identifiers() ? "true" : "false") + "}";
     o += ",\"decode\":" + std::string(r.decode() ? "true" : "false") +
          ",\"origins\":" + std::to_string(r.origins()) + ",\"mention\":\"" +
-         VerdictName(r.mention_cap()) + "\",\"mention_marker\":" +
-         (r.mention_marker() ? "true" : "false") + ",\"patterns\":[";
+         VerdictName(r.mention_cap()) +
+         "\",\"mention_marker\":" + (r.mention_marker() ? "true" : "false") + ",\"patterns\":[";
     bool first = true;
     for (uint32_t k = 0; k < npatterns; ++k) {
       const fb::Pattern& pat = *p.patterns()->Get(k);
       if (pat.rule() != i) continue;
       o += std::string(first ? "" : ",") + "{\"role\":\"" + RoleName(pat.role()) + "\",\"regex\":";
       J(Str(pat.expression()), &o);
-      o += ",\"flags\":" + std::to_string(pat.flags()) + ",\"som\":" + (pat.som() ? "true" : "false") + "}";
+      o += ",\"flags\":" + std::to_string(pat.flags()) +
+           ",\"som\":" + (pat.som() ? "true" : "false") + "}";
       first = false;
     }
     o += "]}";

@@ -12,12 +12,15 @@ namespace doberman::compiler {
 namespace {
 
 fb::Verdict ToFb(doberman_verdict v) {
-  return v == DOBERMAN_PASS ? fb::Verdict::Pass : v == DOBERMAN_AUTH ? fb::Verdict::Auth : fb::Verdict::Block;
+  return v == DOBERMAN_PASS   ? fb::Verdict::Pass
+         : v == DOBERMAN_AUTH ? fb::Verdict::Auth
+                              : fb::Verdict::Block;
 }
 
 }  // namespace
 
-std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<CompiledDatabase>& databases,
+std::vector<uint8_t> WritePayload(const IrPack& pack,
+                                  const std::vector<CompiledDatabase>& databases,
                                   const std::string& hs_version, std::vector<uint8_t>* blobs) {
   flatbuffers::FlatBufferBuilder b(1 << 16);
   auto strings = [&](const std::vector<std::string>& v) {
@@ -37,10 +40,10 @@ std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<Compiled
         b, b.CreateString(r.id), b.CreateString(r.family), r.scopes, ToFb(r.verdict), r.tier,
         b.CreateString(r.reason), b.CreateString(r.message), b.CreateVector(r.tags),
         b.CreateVectorOfStructs(when), validators, r.decode, r.origins, ToFb(r.mention_cap),
-        r.mention_marker, !r.patterns.empty() &&
-                              std::any_of(r.patterns.begin(), r.patterns.end(), [&](uint32_t p) {
-                                return pack.patterns[p].role != Role::kNone;
-                              }),
+        r.mention_marker,
+        !r.patterns.empty() &&
+            std::any_of(r.patterns.begin(), r.patterns.end(),
+                        [&](uint32_t p) { return pack.patterns[p].role != Role::kNone; }),
         b.CreateString(r.source)));
   }
   std::vector<flatbuffers::Offset<fb::Pattern>> patterns;
@@ -63,24 +66,25 @@ std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<Compiled
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {
-    wrappers.push_back(fb::CreateWrapper(b, b.CreateString(w.name), strings(w.value_options),
-                                         w.positional_args));
+    wrappers.push_back(
+        fb::CreateWrapper(b, b.CreateString(w.name), strings(w.value_options), w.positional_args));
   }
   std::vector<flatbuffers::Offset<fb::FlagAlias>> aliases;
   for (const auto& a : pack.shell.aliases) {
     aliases.push_back(fb::CreateFlagAlias(b, b.CreateString(a.command), b.CreateString(a.from),
                                           b.CreateString(a.to)));
   }
-  auto shell = fb::CreateShellTables(b, b.CreateVector(wrappers), strings(pack.shell.shells),
-                                     strings(pack.shell.split_flag_commands), b.CreateVector(aliases));
+  auto shell =
+      fb::CreateShellTables(b, b.CreateVector(wrappers), strings(pack.shell.shells),
+                            strings(pack.shell.split_flag_commands), b.CreateVector(aliases));
   const IrLimits& L = pack.limits;
   auto limits = fb::CreateLimits(b, L.max_string_bytes, L.max_content_bytes, L.max_prompt_bytes,
                                  L.max_segments, L.max_depth, L.max_units, L.max_decoded_runs,
                                  L.max_decoded_bytes, L.min_base64, L.min_hex);
-  auto root = fb::CreatePack(b, b.CreateString(pack.name), b.CreateString(pack.version),
-                             b.CreateString(pack.description), b.CreateString(hs_version),
-                             b.CreateVector(rules), b.CreateVector(patterns), b.CreateVector(dbs),
-                             strings(pack.tags), shell, limits, b.CreateString(pack.sources_digest));
+  auto root = fb::CreatePack(
+      b, b.CreateString(pack.name), b.CreateString(pack.version), b.CreateString(pack.description),
+      b.CreateString(hs_version), b.CreateVector(rules), b.CreateVector(patterns),
+      b.CreateVector(dbs), strings(pack.tags), shell, limits, b.CreateString(pack.sources_digest));
   fb::FinishPackBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

@@ -13,7 +13,8 @@ namespace doberman::compiler {
 
 // Deterministic: the same IR and databases give the same bytes. The databases go to `blobs` (the
 // envelope's blob area), each named in the payload by offset, size and BLAKE2b-256 digest.
-std::vector<uint8_t> WritePayload(const IrPack& pack, const std::vector<CompiledDatabase>& databases,
+std::vector<uint8_t> WritePayload(const IrPack& pack,
+                                  const std::vector<CompiledDatabase>& databases,
                                   const std::string& hs_version, std::vector<uint8_t>* blobs);
 
 }  // namespace doberman::compiler

@@ -57,14 +57,16 @@ bool GenerateKeyPair(const std::string& base, bool force, std::string* key_id, s
   }
   std::string secret_text = internal::FormatKeyText(internal::kSecretKeyHeader, key.secret.data(),
                                                     key.secret.size(), key.public_key.data());
-  std::string public_text = internal::FormatKeyText(internal::kPublicKeyHeader, key.public_key.data(),
-                                                    key.public_key.size(), key.public_key.data());
-  bool ok = WriteFileAtomic(secret_path,
-                            {reinterpret_cast<const uint8_t*>(secret_text.data()), secret_text.size()},
-                            0600, error) &&
-            WriteFileAtomic(public_path,
-                            {reinterpret_cast<const uint8_t*>(public_text.data()), public_text.size()},
-                            0644, error);
+  std::string public_text =
+      internal::FormatKeyText(internal::kPublicKeyHeader, key.public_key.data(),
+                              key.public_key.size(), key.public_key.data());
+  bool ok =
+      WriteFileAtomic(secret_path,
+                      {reinterpret_cast<const uint8_t*>(secret_text.data()), secret_text.size()},
+                      0600, error) &&
+      WriteFileAtomic(public_path,
+                      {reinterpret_cast<const uint8_t*>(public_text.data()), public_text.size()},
+                      0644, error);
   sodium_memzero(secret_text.data(), secret_text.size());
   *key_id = internal::KeyIdHex(key.public_key.data());
   return ok;
@@ -91,8 +93,8 @@ bool LoadSigningKey(const std::string& path, SigningKey* key, std::string* error
     ::close(fd);
     char mode[8];
     snprintf(mode, sizeof mode, "%04o", st.st_mode & 07777);
-    *error = "secret key " + path + " is readable by others (mode " + mode +
-             "); run `chmod 600 " + path + "`";
+    *error = "secret key " + path + " is readable by others (mode " + mode + "); run `chmod 600 " +
+             path + "`";
     return false;
   }
   std::string text(static_cast<size_t>(st.st_size), '\0');

@@ -1,5 +1,5 @@
-// Keys and sealing on the compiler side: key generation (secret key file 0600), loading a secret key
-// (refused when group or others can read it), and sealing a payload into a signed envelope.
+// Keys and sealing on the compiler side: key generation (secret key file 0600), loading a secret
+// key (refused when group or others can read it), and sealing a payload into a signed envelope.
 #ifndef DOBERMAN_COMPILER_SIGNING_H_
 #define DOBERMAN_COMPILER_SIGNING_H_
 
@@ -34,7 +34,8 @@ bool LoadSigningKey(const std::string& path, SigningKey* key, std::string* error
 std::vector<uint8_t> SealPack(internal::EnvelopeHeader header, std::span<const uint8_t> payload,
                               std::span<const uint8_t> blobs, const SigningKey& key);
 
-// Writes `bytes` to `path` through a temporary file and rename, so that no partial file is ever seen.
+// Writes `bytes` to `path` through a temporary file and rename, so that no partial file is ever
+// seen.
 bool WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes, unsigned mode,
                      std::string* error);
 

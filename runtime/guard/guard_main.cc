@@ -1,6 +1,6 @@
-// doberman-guard: the runtime's command-line face for hooks. `check` answers JSON lines; `hook HOST`
-// answers one hook payload the way that host expects. Every failure (no pack, bad signature, bad
-// payload) answers deny/block/AUTH with the cause: never allow.
+// doberman-guard: the runtime's command-line face for hooks. `check` answers JSON lines; `hook
+// HOST` answers one hook payload the way that host expects. Every failure (no pack, bad signature,
+// bad payload) answers deny/block/AUTH with the cause: never allow.
 #include <unistd.h>
 
 #include <cstdio>
@@ -34,8 +34,10 @@ const char kUsage[] =
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version\n"
     "\n"
-    "check   reads JSON lines (hook payloads, optionally with \"id\") on stdin and writes one JSON\n"
-    "        line per input: {\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.\n"
+    "check   reads JSON lines (hook payloads, optionally with \"id\") on stdin and writes one "
+    "JSON\n"
+    "        line per input: "
+    "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.\n"
     "hook    reads one payload on stdin and answers in the host's hook protocol.\n"
     "\n"
     "--pack    signed pack (default $DOBERMAN_PACK)\n"
@@ -114,8 +116,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   return true;
 }
 
-// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one payload
-// before loading, so it hashes and deserializes only the databases that payload needs.
+// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one
+// payload before loading, so it hashes and deserializes only the databases that payload needs.
 void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
   if (o.pack.empty()) {
     lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
@@ -243,8 +245,9 @@ std::string ReadAll(FILE* f, bool* too_large) {
   return s;
 }
 
-// For rule authors: each stdin line is a shell command (or, prefixed with `prompt:` / `path:`, a prompt
-// or a path); prints the views that rules match: canonical segments, folded text, canonical path.
+// For rule authors: each stdin line is a shell command (or, prefixed with `prompt:` / `path:`, a
+// prompt or a path); prints the views that rules match: canonical segments, folded text, canonical
+// path.
 int RunExplain(const LoadedPack& lp) {
   if (lp.pack == nullptr) {
     std::fprintf(stderr, "doberman-guard: %s\n", lp.error.c_str());

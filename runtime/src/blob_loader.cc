@@ -18,8 +18,8 @@ constexpr size_t kParallelBytes = 256u << 10;
 void Open(BlobJob& job) {
   job.digest_ok = BlobMatchesDigest(job.blob, job.digest);
   if (!job.digest_ok) return;
-  job.error = hs_deserialize_database(reinterpret_cast<const char*>(job.blob.data()), job.blob.size(),
-                                      &job.db);
+  job.error = hs_deserialize_database(reinterpret_cast<const char*>(job.blob.data()),
+                                      job.blob.size(), &job.db);
 }
 
 }  // namespace

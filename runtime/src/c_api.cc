@@ -9,16 +9,16 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <new>
 
 #include "decider.h"
-#include "envelope.h"
 #include "doberman/doberman.h"
+#include "envelope.h"
 #include "pack.h"
 
 using doberman::internal::LoadOptions;
@@ -35,7 +35,8 @@ void WriteError(char* buf, size_t size, const std::string& message) {
 
 // The options struct grows by appending; callers built against an older header pass a smaller size.
 constexpr size_t kLoadOptionsV1 = offsetof(doberman_load_options, now_unix) + sizeof(int64_t);
-constexpr size_t kLoadOptionsWithFields = offsetof(doberman_load_options, fields) + sizeof(uint32_t);
+constexpr size_t kLoadOptionsWithFields =
+    offsetof(doberman_load_options, fields) + sizeof(uint32_t);
 
 doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_options* options,
                           doberman_pack** out, char* error_buf, size_t error_buf_size,
@@ -101,7 +102,7 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
       int fd;
       ~FdCloser() { ::close(fd); }
     } closer{fd};
-    struct stat st{};
+    struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
       WriteError(error_buf, error_buf_size, std::string("pack ") + path + " is not a regular file");
       return DOBERMAN_E_IO;
@@ -120,7 +121,8 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
     std::string ignored;
     if (options->struct_size >= kLoadOptionsWithFields && options->fields != 0 &&
         ReadAt(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
-        doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) == DOBERMAN_OK &&
+        doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) ==
+            DOBERMAN_OK &&
         ReadAt(fd, bytes.get(), doberman::internal::kHeaderSize,
                parts.payload.size() + doberman::internal::kSignatureSize)) {
       const uint64_t blobs_at = static_cast<uint64_t>(parts.blobs.data() - bytes.get());
@@ -226,7 +228,8 @@ doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
 
 doberman_status doberman_decide(const doberman_pack* pack, doberman_scratch* scratch,
                                 const doberman_call* call, doberman_result* result) {
-  if (result == nullptr || result->struct_size < sizeof(doberman_result)) return DOBERMAN_E_ARGUMENT;
+  if (result == nullptr || result->struct_size < sizeof(doberman_result))
+    return DOBERMAN_E_ARGUMENT;
   result->verdict = DOBERMAN_AUTH;
   result->hits = nullptr;
   result->hit_count = 0;
@@ -252,23 +255,40 @@ doberman_status doberman_decide(const doberman_pack* pack, doberman_scratch* scr
 }
 
 const char* doberman_status_name(doberman_status status) {
-  static const char* const kNames[] = {
-      "DOBERMAN_OK", "DOBERMAN_E_ARGUMENT", "DOBERMAN_E_IO", "DOBERMAN_E_TRUNCATED",
-      "DOBERMAN_E_MAGIC", "DOBERMAN_E_ENVELOPE_VERSION", "DOBERMAN_E_UNKNOWN_KEY",
-      "DOBERMAN_E_SIGNATURE", "DOBERMAN_E_STRUCTURE", "DOBERMAN_E_HS_VERSION",
-      "DOBERMAN_E_HS_PLATFORM", "DOBERMAN_E_HS_DESERIALIZE", "DOBERMAN_E_EXPIRED",
-      "DOBERMAN_E_ROLLBACK", "DOBERMAN_E_STATE", "DOBERMAN_E_NO_MEMORY", "DOBERMAN_E_SCAN",
-      "DOBERMAN_E_LIMIT", "DOBERMAN_E_UNPARSEABLE", "DOBERMAN_E_INTERNAL", "DOBERMAN_E_NO_PACK",
-      "DOBERMAN_E_NOT_LOADED"};
+  static const char* const kNames[] = {"DOBERMAN_OK",
+                                       "DOBERMAN_E_ARGUMENT",
+                                       "DOBERMAN_E_IO",
+                                       "DOBERMAN_E_TRUNCATED",
+                                       "DOBERMAN_E_MAGIC",
+                                       "DOBERMAN_E_ENVELOPE_VERSION",
+                                       "DOBERMAN_E_UNKNOWN_KEY",
+                                       "DOBERMAN_E_SIGNATURE",
+                                       "DOBERMAN_E_STRUCTURE",
+                                       "DOBERMAN_E_HS_VERSION",
+                                       "DOBERMAN_E_HS_PLATFORM",
+                                       "DOBERMAN_E_HS_DESERIALIZE",
+                                       "DOBERMAN_E_EXPIRED",
+                                       "DOBERMAN_E_ROLLBACK",
+                                       "DOBERMAN_E_STATE",
+                                       "DOBERMAN_E_NO_MEMORY",
+                                       "DOBERMAN_E_SCAN",
+                                       "DOBERMAN_E_LIMIT",
+                                       "DOBERMAN_E_UNPARSEABLE",
+                                       "DOBERMAN_E_INTERNAL",
+                                       "DOBERMAN_E_NO_PACK",
+                                       "DOBERMAN_E_NOT_LOADED"};
   auto i = static_cast<size_t>(status);
   return i < sizeof kNames / sizeof kNames[0] ? kNames[i] : "DOBERMAN_E_UNKNOWN";
 }
 
 const char* doberman_verdict_name(doberman_verdict verdict) {
   switch (verdict) {
-    case DOBERMAN_PASS: return "PASS";
-    case DOBERMAN_AUTH: return "AUTH";
-    case DOBERMAN_BLOCK: return "BLOCK";
+    case DOBERMAN_PASS:
+      return "PASS";
+    case DOBERMAN_AUTH:
+      return "AUTH";
+    case DOBERMAN_BLOCK:
+      return "BLOCK";
   }
   return "BLOCK";
 }

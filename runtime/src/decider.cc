@@ -1,5 +1,5 @@
-// Decide(): one call in, one verdict out. The hot path: no allocation once the scratch has grown, no
-// locks, no exceptions. Every bound that trips raises the status, and a non-OK status floors the
+// Decide(): one call in, one verdict out. The hot path: no allocation once the scratch has grown,
+// no locks, no exceptions. Every bound that trips raises the status, and a non-OK status floors the
 // verdict at AUTH (fail closed).
 #include "decider.h"
 
@@ -24,7 +24,8 @@ struct UnitContext {
   uint32_t scope_bit;  // a database may serve several scopes: filter by the rule's scopes
   bool decoded;
   bool prompt;
-  bool need_conditions = false;  // a pattern matched whose rule has patterns in a conditional database
+  bool need_conditions =
+      false;  // a pattern matched whose rule has patterns in a conditional database
 };
 
 void Raise(Scratch& s, doberman_status status) {
@@ -53,7 +54,8 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
     if (!ok) return 0;
   }
   if (pi.triggers_conditions) u.need_conditions = true;
-  if (rule.mention_marker && s.marker_count < kMaxMarkers) s.marker_ends[s.marker_count++] = span.end;
+  if (rule.mention_marker && s.marker_count < kMaxMarkers)
+    s.marker_ends[s.marker_count++] = span.end;
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
     if (s.capped_count < kMaxCappedSpans) {
       s.capped[s.capped_count++] = {p, span};
@@ -134,7 +136,9 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
           all = all && hit;
           if (hit && located == UINT32_MAX) located = p;
           break;
-        case Role::kNone: none = none && !hit; break;
+        case Role::kNone:
+          none = none && !hit;
+          break;
       }
     }
     if (!(any && all && none)) continue;
@@ -172,8 +176,9 @@ class CallScanner {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
-    UnitContext u{&s_, nullptr, text, field, unit, origin_bit, 1u << scope, decoded,
-                  scope == kScopePrompt || scope == kScopePromptText};
+    UnitContext u{&s_,         nullptr, text,
+                  field,       unit,    origin_bit,
+                  1u << scope, decoded, scope == kScopePrompt || scope == kScopePromptText};
     // Every database serving the scope sees the unit before its rules are judged together.
     for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
     // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
@@ -185,8 +190,8 @@ class CallScanner {
 
   void ScanOne(const PackDatabase* db, std::string_view text, UnitContext* u) {
     u->db = db;
-    hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs,
-                             OnMatch, u);
+    hs_error_t err =
+        hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs, OnMatch, u);
     if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
   }
 
@@ -244,14 +249,17 @@ bool ValidString(const doberman_string& s) { return s.data != nullptr || s.size 
 
 doberman_status MapShellStatus(ShellStatus st) {
   switch (st) {
-    case ShellStatus::kOk: return DOBERMAN_OK;
-    case ShellStatus::kUnbalanced: return DOBERMAN_E_UNPARSEABLE;
-    default: return DOBERMAN_E_LIMIT;
+    case ShellStatus::kOk:
+      return DOBERMAN_OK;
+    case ShellStatus::kUnbalanced:
+      return DOBERMAN_E_UNPARSEABLE;
+    default:
+      return DOBERMAN_E_LIMIT;
   }
 }
 
-// A handle loaded for some fields only (doberman_load_options.fields) cannot judge the others: a call
-// that has one is answered from what was loaded and floored at AUTH.
+// A handle loaded for some fields only (doberman_load_options.fields) cannot judge the others: a
+// call that has one is answered from what was loaded and floored at AUTH.
 bool NeedsUnloadedScope(const Pack& pack, const doberman_call& call) {
   uint32_t needed = 0;
   if (call.tool.size > 0) needed |= 1u << kScopeTool;
@@ -275,13 +283,14 @@ void ScanCall(Scratch& s, const doberman_call& call) {
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
   const uint64_t max_string = pack.limits.max_string_bytes;
 
-  scanner.Scan(kScopeTool, DOBERMAN_FIELD_TOOL, 0, scanner.Bounded(View(call.tool), max_string), false,
-               kAllOrigins);
+  scanner.Scan(kScopeTool, DOBERMAN_FIELD_TOOL, 0, scanner.Bounded(View(call.tool), max_string),
+               false, kAllOrigins);
 
   std::string_view command = View(call.command);
   if (!command.empty()) {
     command = scanner.Bounded(command, max_string);
-    scanner.ScanWithDecoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins, false);
+    scanner.ScanWithDecoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins,
+                            false);
     if (!pack.scopes[kScopeCommand].empty()) {
       s.segments.Clear();
       doberman_status st = MapShellStatus(pack.shell->Normalize(command, &s.segments));
@@ -324,10 +333,18 @@ bool EvalWhen(const Scratch& s, const std::vector<WhenInstr>& program) {
   size_t depth = 0;
   for (const WhenInstr& in : program) {
     switch (in.op) {
-      case WhenOp::kRule: stack[depth++] = s.rule_fired[in.arg] != 0; break;
-      case WhenOp::kTag: stack[depth++] = s.tag_on[in.arg] != 0; break;
-      case WhenOp::kTrue: stack[depth++] = true; break;
-      case WhenOp::kNot: stack[depth - 1] = !stack[depth - 1]; break;
+      case WhenOp::kRule:
+        stack[depth++] = s.rule_fired[in.arg] != 0;
+        break;
+      case WhenOp::kTag:
+        stack[depth++] = s.tag_on[in.arg] != 0;
+        break;
+      case WhenOp::kTrue:
+        stack[depth++] = true;
+        break;
+      case WhenOp::kNot:
+        stack[depth - 1] = !stack[depth - 1];
+        break;
       case WhenOp::kAnd:
         --depth;
         stack[depth - 1] = stack[depth - 1] && stack[depth];

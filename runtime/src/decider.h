@@ -1,6 +1,7 @@
-// The decision engine: builds the units of a call (segments, fields, folded and decoded views), scans
-// each with its scope's Hyperscan database, evaluates rules per unit, then `when:` programs across the
-// call, and combines verdicts by maximum. Per-thread state lives in Scratch; the Pack is read-only.
+// The decision engine: builds the units of a call (segments, fields, folded and decoded views),
+// scans each with its scope's Hyperscan database, evaluates rules per unit, then `when:` programs
+// across the call, and combines verdicts by maximum. Per-thread state lives in Scratch; the Pack is
+// read-only.
 #ifndef DOBERMAN_RUNTIME_DECIDER_H_
 #define DOBERMAN_RUNTIME_DECIDER_H_
 
@@ -21,14 +22,16 @@ namespace doberman::internal {
 
 // The encoded runs of `raw` that are decoded and rescanned, in order. Identifier- and path-shaped
 // base64 runs are not encoded payloads: they are skipped without counting against the bound, so
-// ordinary large source files do not exhaust it. Returns true when the bound cut the list short (the
-// caller raises DOBERMAN_E_LIMIT). Shared with bench/ so the peers scan exactly the same units.
+// ordinary large source files do not exhaust it. Returns true when the bound cut the list short
+// (the caller raises DOBERMAN_E_LIMIT). Shared with bench/ so the peers scan exactly the same
+// units.
 template <typename F>
 bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
   size_t decoded_runs = 0;
   size_t next_percent = 0;
   EncodedRun run{};
-  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent); from = run.end) {
+  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent);
+       from = run.end) {
     if (run.encoding == Encoding::kBase64 &&
         LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
       continue;

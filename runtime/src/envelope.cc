@@ -1,6 +1,6 @@
-// Envelope encoding and authenticated opening. Nothing in the payload is looked at before the signature
-// verifies; the header's own fields are decoded only after that too, except the bounds needed to find
-// the signature.
+// Envelope encoding and authenticated opening. Nothing in the payload is looked at before the
+// signature verifies; the header's own fields are decoded only after that too, except the bounds
+// needed to find the signature.
 #include "envelope.h"
 
 #include <sodium.h>
@@ -41,14 +41,14 @@ constexpr size_t kOffCreated = 24;
 constexpr size_t kOffExpires = 32;
 constexpr size_t kOffKeyId = 40;
 constexpr size_t kOffHsVersion = 48;
-constexpr size_t kOffPlatform = kOffHsVersion + kHsVersionField;  // 96
+constexpr size_t kOffPlatform = kOffHsVersion + kHsVersionField;   // 96
 constexpr size_t kOffPayloadSize = kOffPlatform + kPlatformField;  // 112
-constexpr size_t kOffBlobsSize = kOffPayloadSize + 8;                 // 120
+constexpr size_t kOffBlobsSize = kOffPayloadSize + 8;              // 120
 static_assert(kOffBlobsSize + 8 <= kHeaderSize);
 
 // Shared by the verified and unverified paths: bounds, magic, version, payload and blob sizes.
-doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_size, uint64_t* blobs_size,
-                           std::string* error) {
+doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_size,
+                           uint64_t* blobs_size, std::string* error) {
   if (bytes.size() < kHeaderSize + kSignatureSize) {
     *error = "pack is " + std::to_string(bytes.size()) + " bytes, smaller than any envelope";
     return DOBERMAN_E_TRUNCATED;
@@ -59,8 +59,9 @@ doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_siz
   }
   uint32_t version = GetU32(bytes.data() + kOffVersion);
   if (version != kEnvelopeVersion || GetU32(bytes.data() + kOffHeaderSize) != kHeaderSize) {
-    *error = "envelope version " + std::to_string(version) + " is not supported (this runtime reads " +
-             std::to_string(kEnvelopeVersion) + "; rebuild the pack with this dobermanc)";
+    *error = "envelope version " + std::to_string(version) +
+             " is not supported (this runtime reads " + std::to_string(kEnvelopeVersion) +
+             "; rebuild the pack with this dobermanc)";
     return DOBERMAN_E_ENVELOPE_VERSION;
   }
   const uint64_t size = GetU64(bytes.data() + kOffPayloadSize);

@@ -1,10 +1,10 @@
 // The signed envelope around a pack: a fixed 128-byte little-endian header, the FlatBuffers payload
-// (rule tables), a 64-byte Ed25519 signature over header and payload, then the blob area holding the
-// Hyperscan databases. Blobs are not under the signature directly: the signed payload carries each
-// one's offset, size and BLAKE2b-256 digest, checked before the blob is used. So the signature check
-// reads only the tables, and a process hashes only the databases it loads (docs/pack-format.md).
-// The runtime opens envelopes; the compiler writes the header with EncodeHeader and signs it
-// (compiler/src/signing.cc).
+// (rule tables), a 64-byte Ed25519 signature over header and payload, then the blob area holding
+// the Hyperscan databases. Blobs are not under the signature directly: the signed payload carries
+// each one's offset, size and BLAKE2b-256 digest, checked before the blob is used. So the signature
+// check reads only the tables, and a process hashes only the databases it loads
+// (docs/pack-format.md). The runtime opens envelopes; the compiler writes the header with
+// EncodeHeader and signs it (compiler/src/signing.cc).
 #ifndef DOBERMAN_RUNTIME_ENVELOPE_H_
 #define DOBERMAN_RUNTIME_ENVELOPE_H_
 
@@ -37,16 +37,18 @@ struct EnvelopeHeader {
   int64_t created_unix = 0;
   int64_t expires_unix = 0;  // 0: never
   KeyId key_id{};
-  std::string hs_version;    // hs_version() of the compiler that built the databases
-  std::string platform;      // "generic" or the best variant inside
+  std::string hs_version;  // hs_version() of the compiler that built the databases
+  std::string platform;    // "generic" or the best variant inside
   uint64_t payload_size = 0;
   uint64_t blobs_size = 0;
 };
 
-// The key id is the first 8 bytes of BLAKE2b-256 over the public key: enough to pick among pinned keys.
+// The key id is the first 8 bytes of BLAKE2b-256 over the public key: enough to pick among pinned
+// keys.
 KeyId ComputeKeyId(const uint8_t public_key[32]);
 
-// Serializes a header into exactly kHeaderSize bytes. Returns false when a string field does not fit.
+// Serializes a header into exactly kHeaderSize bytes. Returns false when a string field does not
+// fit.
 bool EncodeHeader(const EnvelopeHeader& header, std::array<uint8_t, kHeaderSize>* out);
 
 // The parts of an envelope, pointing into its bytes.
@@ -55,14 +57,14 @@ struct EnvelopeParts {
   std::span<const uint8_t> blobs;    // each blob checked against its signed digest before use
 };
 
-// Checks bounds, magic and version, finds the signer among `trusted`, verifies the signature over the
-// header and payload, and only then decodes the header.
+// Checks bounds, magic and version, finds the signer among `trusted`, verifies the signature over
+// the header and payload, and only then decodes the header.
 doberman_status OpenEnvelope(std::span<const uint8_t> bytes,
                              std::span<const doberman_public_key> trusted, EnvelopeHeader* header,
                              EnvelopeParts* parts, std::string* error);
 
-// Reads the header without verifying anything. For `dobermanc inspect` on a pack whose key is not at
-// hand; never for loading. The name says so.
+// Reads the header without verifying anything. For `dobermanc inspect` on a pack whose key is not
+// at hand; never for loading. The name says so.
 doberman_status UNVERIFIED_PeekHeader(std::span<const uint8_t> bytes, EnvelopeHeader* header,
                                       EnvelopeParts* parts, std::string* error);
 

@@ -1,5 +1,6 @@
-// LoadPack: authenticate, then verify structure, then deserialize (architecture.md §3). Each failure has
-// its own status. After this returns OK the decider trusts every index in the pack without re-checking.
+// LoadPack: authenticate, then verify structure, then deserialize (architecture.md §3). Each
+// failure has its own status. After this returns OK the decider trusts every index in the pack
+// without re-checking.
 #include "pack.h"
 
 #include <algorithm>
@@ -17,9 +18,12 @@ std::string Str(const flatbuffers::String* s) { return s ? s->str() : std::strin
 
 doberman_verdict ToVerdict(fb::Verdict v) {
   switch (v) {
-    case fb::Verdict::Pass: return DOBERMAN_PASS;
-    case fb::Verdict::Auth: return DOBERMAN_AUTH;
-    default: return DOBERMAN_BLOCK;
+    case fb::Verdict::Pass:
+      return DOBERMAN_PASS;
+    case fb::Verdict::Auth:
+      return DOBERMAN_AUTH;
+    default:
+      return DOBERMAN_BLOCK;
   }
 }
 
@@ -48,7 +52,9 @@ bool WhenOrderIsValid(const Pack& pack) {
           if (tag_has_when_rule[in.arg] && last_when_rule_with_tag[in.arg] >= i) return false;
           ++depth;
           break;
-        case WhenOp::kTrue: ++depth; break;
+        case WhenOp::kTrue:
+          ++depth;
+          break;
         case WhenOp::kNot:
           if (depth < 1) return false;
           break;
@@ -57,7 +63,8 @@ bool WhenOrderIsValid(const Pack& pack) {
           if (depth < 2) return false;
           --depth;
           break;
-        default: return false;
+        default:
+          return false;
       }
       if (depth > 256) return false;
     }
@@ -70,7 +77,8 @@ bool WhenOrderIsValid(const Pack& pack) {
   // A tag read by a when-rule must not be carried by a later when-rule.
   for (uint32_t i = 0; i < pack.rules.size(); ++i) {
     for (const WhenInstr& in : pack.rules[i].when) {
-      if (in.op == WhenOp::kTag && tag_has_when_rule[in.arg] && last_when_rule_with_tag[in.arg] >= i)
+      if (in.op == WhenOp::kTag && tag_has_when_rule[in.arg] &&
+          last_when_rule_with_tag[in.arg] >= i)
         return false;
     }
   }
@@ -99,10 +107,12 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     rule.scopes = r->scopes();
     rule.verdict = ToVerdict(r->verdict());
     rule.tier = r->tier();
-    if (rule.tier >= 1 && rule.verdict == DOBERMAN_BLOCK) rule.verdict = DOBERMAN_AUTH;  // tier 1 clamp
+    if (rule.tier >= 1 && rule.verdict == DOBERMAN_BLOCK)
+      rule.verdict = DOBERMAN_AUTH;  // tier 1 clamp
     if (r->tags()) {
       for (uint32_t t : *r->tags()) {
-        if (t >= pack->tags.size()) return Fail(DOBERMAN_E_STRUCTURE, "rule tag out of range", error);
+        if (t >= pack->tags.size())
+          return Fail(DOBERMAN_E_STRUCTURE, "rule tag out of range", error);
         rule.tags.push_back(t);
       }
     }
@@ -134,12 +144,14 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     info.som = p->som();
     RuleInfo& rule = pack->rules[info.rule];
     rule.patterns.push_back(i);
-    (info.role == Role::kAny ? rule.any_count : info.role == Role::kAll ? rule.all_count
-                                                                         : rule.none_count)++;
+    (info.role == Role::kAny   ? rule.any_count
+     : info.role == Role::kAll ? rule.all_count
+                               : rule.none_count)++;
   }
   for (const RuleInfo& rule : pack->rules) {
     if (rule.has_patterns != (rule.any_count + rule.all_count > 0)) {
-      return Fail(DOBERMAN_E_STRUCTURE, "rule '" + rule.id + "' pattern table is inconsistent", error);
+      return Fail(DOBERMAN_E_STRUCTURE, "rule '" + rule.id + "' pattern table is inconsistent",
+                  error);
     }
   }
   if (!WhenOrderIsValid(*pack)) {
@@ -189,8 +201,8 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 }
 
 // Databases are grouped by the set of scopes they serve; each group may come in several platform
-// variants. For each group the best variant this CPU runs is deserialized, then every scope lists the
-// groups that serve it.
+// variants. For each group the best variant this CPU runs is deserialized, then every scope lists
+// the groups that serve it.
 doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
                                      uint32_t wanted_scopes,
                                      const std::function<bool(uint64_t, uint64_t)>& fetch_blob,
@@ -209,8 +221,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
-    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() || !d->blob_digest() ||
-        d->blob_offset() > blobs.size() || d->blob_size() > blobs.size() - d->blob_offset()) {
+    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() ||
+        !d->blob_digest() || d->blob_offset() > blobs.size() ||
+        d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     const std::string platform = Str(d->platform());
@@ -224,7 +237,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     });
     if (it == chosen.end()) {
       if (chosen.size() == kMaxDatabaseGroups) {
-        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows", error);
+        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows",
+                    error);
       }
       chosen.push_back({mask, conditional, rank, d});
     } else if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
@@ -237,7 +251,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
   }
   // Tables first (cheap, serial), then the blobs this handle needs (hashed and deserialized, maybe
-  // on two threads), then results in pack order so the first failure reported does not depend on timing.
+  // on two threads), then results in pack order so the first failure reported does not depend on
+  // timing.
   std::vector<std::unique_ptr<PackDatabase>> entries;
   std::vector<bool> conditional_rules(pack->rules.size(), false);
   std::vector<BlobJob> jobs;
@@ -247,22 +262,25 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     entry->scopes = c.mask;
     entry->conditional = c.conditional;
     for (uint32_t id : *c.db->pattern_ids()) {
-      if (id >= pack->patterns.size()) return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
+      if (id >= pack->patterns.size())
+        return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
       const RuleInfo& rule = pack->rules[pack->patterns[id].rule];
       if ((rule.scopes & c.mask) == 0) {
-        return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes", error);
+        return Fail(DOBERMAN_E_STRUCTURE, "database holds a pattern outside its rule's scopes",
+                    error);
       }
       // A conditional database may hold only what skipping it cannot change: all/none patterns of
       // rules that have any patterns, and no mention markers (their matches count even unfired).
-      if (c.conditional && (pack->patterns[id].role == Role::kAny || rule.any_count == 0 ||
-                            rule.mention_marker)) {
-        return Fail(DOBERMAN_E_STRUCTURE, "conditional database holds a pattern that must always be scanned",
-                    error);
+      if (c.conditional &&
+          (pack->patterns[id].role == Role::kAny || rule.any_count == 0 || rule.mention_marker)) {
+        return Fail(DOBERMAN_E_STRUCTURE,
+                    "conditional database holds a pattern that must always be scanned", error);
       }
       if (c.conditional) conditional_rules[pack->patterns[id].rule] = true;
       entry->pattern_ids.push_back(id);
       for (int s = 0; s < kScopeCount; ++s) {
-        if (rule.decode && (rule.scopes & c.mask & (1u << s))) pack->scopes[s].has_decode_rules = true;
+        if (rule.decode && (rule.scopes & c.mask & (1u << s)))
+          pack->scopes[s].has_decode_rules = true;
       }
     }
     if ((c.mask & wanted_scopes) == 0) {
@@ -293,10 +311,11 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     if (job_of[e] == SIZE_MAX) continue;
     const BlobJob& job = jobs[job_of[e]];
     if (!job.digest_ok) {
-      return Fail(DOBERMAN_E_SIGNATURE,
-                  "signature check failed for a database: it does not match the digest in the signed "
-                  "tables (the pack was modified after signing)",
-                  error);
+      return Fail(
+          DOBERMAN_E_SIGNATURE,
+          "signature check failed for a database: it does not match the digest in the signed "
+          "tables (the pack was modified after signing)",
+          error);
     }
     if (job.error == HS_DB_VERSION_ERROR) {
       return Fail(DOBERMAN_E_HS_VERSION,
@@ -305,18 +324,20 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
                   error);
     }
     if (job.error == HS_DB_PLATFORM_ERROR) {
-      return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU", error);
+      return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU",
+                  error);
     }
     if (job.error != HS_SUCCESS) {
-      return Fail(DOBERMAN_E_HS_DESERIALIZE, "Hyperscan refused a database (error " +
-                                                 std::to_string(job.error) + ")", error);
+      return Fail(DOBERMAN_E_HS_DESERIALIZE,
+                  "Hyperscan refused a database (error " + std::to_string(job.error) + ")", error);
     }
   }
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
     for (int s = 0; s < kScopeCount; ++s) {
       if ((entries[e]->scopes & (1u << s)) == 0) continue;
-      (entries[e]->conditional ? pack->scopes[s].condition_dbs : pack->scopes[s].dbs).push_back(entries[e].get());
+      (entries[e]->conditional ? pack->scopes[s].condition_dbs : pack->scopes[s].dbs)
+          .push_back(entries[e].get());
     }
     pack->platform = Str(chosen[e].db->platform());
     pack->databases.push_back(std::move(entries[e]));
@@ -383,7 +404,8 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
                          std::unique_ptr<Pack>* out, std::string* error) {
   auto pack = std::make_unique<Pack>();
   EnvelopeParts parts;
-  if (options.trusted.empty()) return Fail(DOBERMAN_E_ARGUMENT, "no trusted public key given", error);
+  if (options.trusted.empty())
+    return Fail(DOBERMAN_E_ARGUMENT, "no trusted public key given", error);
   doberman_status s = OpenEnvelope(bytes, options.trusted, &pack->header, &parts, error);
   if (s != DOBERMAN_OK) return s;
   const std::span<const uint8_t> payload = parts.payload;
@@ -397,7 +419,8 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
   }
   const fb::Pack* fp = fb::GetPack(payload.data());
   if (Str(fp->hs_version()) != pack->header.hs_version) {
-    return Fail(DOBERMAN_E_STRUCTURE, "header and payload disagree on the Hyperscan version", error);
+    return Fail(DOBERMAN_E_STRUCTURE, "header and payload disagree on the Hyperscan version",
+                error);
   }
   if (pack->header.hs_version != hs_version()) {
     return Fail(DOBERMAN_E_HS_VERSION,
@@ -405,10 +428,11 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
                     "; this runtime has " + hs_version(),
                 error);
   }
-  const int64_t now = options.now_unix != 0 ? options.now_unix : static_cast<int64_t>(std::time(nullptr));
+  const int64_t now =
+      options.now_unix != 0 ? options.now_unix : static_cast<int64_t>(std::time(nullptr));
   if (pack->header.expires_unix != 0 && now >= pack->header.expires_unix) {
-    return Fail(DOBERMAN_E_EXPIRED, "pack expired at unix time " +
-                                        std::to_string(pack->header.expires_unix), error);
+    return Fail(DOBERMAN_E_EXPIRED,
+                "pack expired at unix time " + std::to_string(pack->header.expires_unix), error);
   }
   if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
   if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, options.fetch_blob, pack.get(),

@@ -1,5 +1,5 @@
-// The loaded, verified, immutable pack: Hyperscan databases per scope plus the decoded rule tables the
-// decider walks. Built once by LoadPack; shared read-only by every thread afterwards.
+// The loaded, verified, immutable pack: Hyperscan databases per scope plus the decoded rule tables
+// the decider walks. Built once by LoadPack; shared read-only by every thread afterwards.
 #ifndef DOBERMAN_RUNTIME_PACK_H_
 #define DOBERMAN_RUNTIME_PACK_H_
 
@@ -73,7 +73,8 @@ struct PatternInfo {
   uint32_t rule = 0;
   Role role = Role::kAny;
   bool som = false;
-  bool triggers_conditions = false;  // an any pattern whose rule has patterns in a conditional database
+  bool triggers_conditions =
+      false;  // an any pattern whose rule has patterns in a conditional database
 };
 
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
@@ -82,7 +83,7 @@ struct PackDatabase {
   hs_database_t* db = nullptr;        // owned
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
-  bool conditional = false;           // scanned only after a pattern with triggers_conditions matched
+  bool conditional = false;  // scanned only after a pattern with triggers_conditions matched
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;
@@ -91,9 +92,10 @@ struct PackDatabase {
 
 // What a unit of one scope is scanned with: every database serving the scope, in pack order.
 struct ScopeDb {
-  std::vector<const PackDatabase*> dbs;  // not owned (Pack::databases); several scopes may share one
+  std::vector<const PackDatabase*>
+      dbs;  // not owned (Pack::databases); several scopes may share one
   std::vector<const PackDatabase*> condition_dbs;  // scanned only when a trigger asks for them
-  bool has_decode_rules = false;         // some rule in this scope counts matches in decoded runs
+  bool has_decode_rules = false;  // some rule in this scope counts matches in decoded runs
   bool empty() const { return dbs.empty(); }
 };
 
@@ -115,7 +117,8 @@ struct Pack {
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
-  uint32_t loaded_scopes = 0;  // bit per scope whose every database was loaded (LoadOptions::scopes)
+  uint32_t loaded_scopes =
+      0;  // bit per scope whose every database was loaded (LoadOptions::scopes)
   std::vector<std::unique_ptr<PackDatabase>> databases;
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
@@ -126,7 +129,8 @@ struct LoadOptions {
   std::span<const doberman_public_key> trusted;
   const char* state_path = nullptr;
   int64_t now_unix = 0;
-  uint32_t scopes = (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
+  uint32_t scopes =
+      (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
   // When set, the blob area of `bytes` is filled on demand: fetch_blob(offset, size) must copy that
   // range of the blob area into place (private memory) and return false on failure. Only databases
   // this handle loads are fetched, before their digests are checked.
@@ -136,21 +140,21 @@ struct LoadOptions {
 // The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).
 uint32_t ScopesForFields(uint32_t fields);
 
-// Loads a pack from `bytes`, which the pack does not keep: tables are decoded into owned strings and
-// Hyperscan copies each database. The caller must hold `bytes` in private memory for the call (a
-// shared mapping could change between a blob's digest check and its use). See
+// Loads a pack from `bytes`, which the pack does not keep: tables are decoded into owned strings
+// and Hyperscan copies each database. The caller must hold `bytes` in private memory for the call
+// (a shared mapping could change between a blob's digest check and its use). See
 // doberman_pack_load_memory for the order of checks.
 doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
                          std::unique_ptr<Pack>* out, std::string* error);
 
-// Fuzzing hazard: verifies and decodes a bare FlatBuffers payload with no signature and no Hyperscan
-// databases. Never reachable from the public API; exists so fuzzers can reach the table decoder that
-// the signature otherwise shields.
+// Fuzzing hazard: verifies and decodes a bare FlatBuffers payload with no signature and no
+// Hyperscan databases. Never reachable from the public API; exists so fuzzers can reach the table
+// decoder that the signature otherwise shields.
 doberman_status FUZZING_ONLY_DecodePayload(std::span<const uint8_t> payload, std::string* error);
 
 // Fuzzing hazard: a whole envelope with the signature check skipped, through table decoding and the
-// database blob bounds and digest checks (a blob reaches Hyperscan only when its digest matches, which
-// a fuzzer cannot forge). Never reachable from the public API.
+// database blob bounds and digest checks (a blob reaches Hyperscan only when its digest matches,
+// which a fuzzer cannot forge). Never reachable from the public API.
 doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::string* error);
 
 // The platform variant the current CPU runs best: "avx512", "avx2" or "generic".

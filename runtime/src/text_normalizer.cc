@@ -9,9 +9,9 @@
 #endif
 
 #include <algorithm>
-#include <climits>
 #include <array>
 #include <bit>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -792,17 +792,18 @@ size_t FoldText(std::string_view in, std::string* out) {
 //    min_percent-th escape is returned on its own, and the rest of the stretch is considered
 //    afresh from the run's end.
 //
-// Skipping (when `next_percent` is given): before the next '%' no percent run can be confirmed, and an
-// alphabet run is only reported when at least `min_run` long. So the byte `min_run - 1` ahead is
+// Skipping (when `next_percent` is given): before the next '%' no percent run can be confirmed, and
+// an alphabet run is only reported when at least `min_run` long. So the byte `min_run - 1` ahead is
 // probed: when it is outside the alphabet, no reportable stretch starts in between and the whole
-// window is skipped; when it is inside a stretch shorter than `min_run`, the stretch is skipped too;
-// only a long stretch hands over to the byte loop at its start. Ordinary text and code (words and
-// identifiers shorter than min_run) are crossed touching about one stretch per window. The result is the byte loop's, exactly
-// (tests/unit/text_normalizer_test.cc compares the two on random text).
-// Sixteen bytes at a time: where, from `i` (a stretch boundary) and before `limit`, the first base64
-// stretch at least `min_run` long starts, or where the blocks ran out (the start of the stretch in
-// progress, or the first byte not looked at). Stretches shorter than 16 fit inside one block and need
-// no look at all, which is why this only runs for min_run >= 16 (the defaults are 24 and 32).
+// window is skipped; when it is inside a stretch shorter than `min_run`, the stretch is skipped
+// too; only a long stretch hands over to the byte loop at its start. Ordinary text and code (words
+// and identifiers shorter than min_run) are crossed touching about one stretch per window. The
+// result is the byte loop's, exactly (tests/unit/text_normalizer_test.cc compares the two on random
+// text). Sixteen bytes at a time: where, from `i` (a stretch boundary) and before `limit`, the
+// first base64 stretch at least `min_run` long starts, or where the blocks ran out (the start of
+// the stretch in progress, or the first byte not looked at). Stretches shorter than 16 fit inside
+// one block and need no look at all, which is why this only runs for min_run >= 16 (the defaults
+// are 24 and 32).
 size_t SkipShortStretches(const unsigned char* p, size_t i, size_t limit, size_t min_run) {
 #if defined(__SSE2__)
   if (min_run < 16) return i;
@@ -816,11 +817,14 @@ size_t SkipShortStretches(const unsigned char* p, size_t i, size_t limit, size_t
   for (; b + 16 <= limit; b += 16) {
     const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + b));
     const __m128i folded = _mm_or_si128(c, case_bit);  // bytes >= 0x80 stay negative: never letters
-    const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(folded, lower_a), _mm_cmplt_epi8(folded, lower_z));
+    const __m128i letter =
+        _mm_and_si128(_mm_cmpgt_epi8(folded, lower_a), _mm_cmplt_epi8(folded, lower_z));
     const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, digit_0), _mm_cmplt_epi8(c, digit_9));
-    const __m128i extra = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, plus), _mm_cmpeq_epi8(c, slash)),
-                                       _mm_or_si128(_mm_cmpeq_epi8(c, under), _mm_cmpeq_epi8(c, dash)));
-    const auto m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), extra)));
+    const __m128i extra =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, plus), _mm_cmpeq_epi8(c, slash)),
+                     _mm_or_si128(_mm_cmpeq_epi8(c, under), _mm_cmpeq_epi8(c, dash)));
+    const auto m =
+        static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), extra)));
     if (m == 0xFFFF) {
       if (run_start == SIZE_MAX) run_start = b;
       if (b + 16 - run_start >= min_run) return run_start;
@@ -830,7 +834,8 @@ size_t SkipShortStretches(const unsigned char* p, size_t i, size_t limit, size_t
       const auto ones = static_cast<size_t>(std::countr_one(m));
       if (b + ones - run_start >= min_run) return run_start;
     }
-    const auto top = static_cast<size_t>(std::countl_one(m << 16));  // ones ending at the block's end
+    const auto top =
+        static_cast<size_t>(std::countl_one(m << 16));  // ones ending at the block's end
     run_start = top > 0 ? b + 16 - top : SIZE_MAX;
   }
   return run_start != SIZE_MAX ? run_start : b;
@@ -865,7 +870,8 @@ bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& 
   while (i < n) {
     if (next_percent != nullptr && escapes == 0 && i > percent_at) {
       const void* hit = std::memchr(p + i, '%', n - i);
-      percent_at = *next_percent = hit ? static_cast<size_t>(static_cast<const unsigned char*>(hit) - p) : n;
+      percent_at = *next_percent =
+          hit ? static_cast<size_t>(static_cast<const unsigned char*>(hit) - p) : n;
     }
     if (escapes == 0 && i + min_run <= percent_at) {
       const size_t entered = i;
@@ -886,7 +892,8 @@ bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& 
         i = probe + 1;
       }
       if (i == n) break;
-      // Where the byte loop's percent stretch would start: after the last byte that is not unreserved.
+      // Where the byte loop's percent stretch would start: after the last byte that is not
+      // unreserved.
       size_t j = i;
       while (j > entered && (kCharClasses[p[j - 1]] & kUnreserved)) --j;
       if (j > entered) pct_begin = j;

@@ -1,5 +1,5 @@
-// Validators run inside the Hyperscan callback, so they are allocation-free and linear in the token.
-// The exemptions trade recall for precision; docs/quality.md reports what each one costs.
+// Validators run inside the Hyperscan callback, so they are allocation-free and linear in the
+// token. The exemptions trade recall for precision; docs/quality.md reports what each one costs.
 #include "validators.h"
 
 #include <algorithm>
@@ -62,13 +62,13 @@ bool IsIdentifierSegment(std::string_view w) {
   }
   size_t atoms = 0, digit_runs = 0, start = 0;
   for (size_t i = 1; i <= w.size(); ++i) {
-    bool boundary =
-        i == w.size() || (IsDigit(w[i]) != IsDigit(w[i - 1])) ||
-        (IsUpper(w[i]) && IsLower(w[i - 1])) ||
-        (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
+    bool boundary = i == w.size() || (IsDigit(w[i]) != IsDigit(w[i - 1])) ||
+                    (IsUpper(w[i]) && IsLower(w[i - 1])) ||
+                    (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
     if (!boundary) continue;
     std::string_view atom = w.substr(start, i - start);
-    if (!(IsLower(atom[0]) || IsUpper(atom[0]) || IsDigit(atom[0])) || !IsPlainAtom(atom)) return false;
+    if (!(IsLower(atom[0]) || IsUpper(atom[0]) || IsDigit(atom[0])) || !IsPlainAtom(atom))
+      return false;
     ++atoms;
     digit_runs += IsDigit(atom[0]) ? 1 : 0;
     start = i;
@@ -83,14 +83,16 @@ bool IsIdentifierSegment(std::string_view w) {
 const std::array<double, 256>& CountLog2Table() {
   static const std::array<double, 256> table = [] {
     std::array<double, 256> t{};
-    for (size_t c = 1; c < t.size(); ++c) t[c] = static_cast<double>(c) * std::log2(static_cast<double>(c));
+    for (size_t c = 1; c < t.size(); ++c)
+      t[c] = static_cast<double>(c) * std::log2(static_cast<double>(c));
     return t;
   }();
   return table;
 }
 
 // H = log2(n) - (sum of c*log2(c)) / n over the distinct bytes; each distinct byte is visited once
-// (its count is reset when first met on the second pass), so the cost is linear in the token, not 256.
+// (its count is reset when first met on the second pass), so the cost is linear in the token, not
+// 256.
 double ShannonEntropy(std::string_view s) {
   if (s.empty()) return 0;
   std::array<uint32_t, 256> counts;  // only the entries for bytes of `s` are ever read
@@ -116,15 +118,17 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     // (`user:pass@`, a closing quote), and may end inside a token, which is then taken whole.
     constexpr size_t kMaxValue = 4096;
     size_t e = end;
-    for (int k = 0; k < 2 && e > 0 && std::string_view("\"'`@;,)]}> \t").find(text[e - 1]) !=
-                                          std::string_view::npos; ++k) {
+    for (int k = 0; k < 2 && e > 0 &&
+                    std::string_view("\"'`@;,)]}> \t").find(text[e - 1]) != std::string_view::npos;
+         ++k) {
       --e;
     }
     const size_t limit = std::min(text.size(), e + kMaxValue);
     // ('/' ends the extension: after a match, it starts the next path segment of a URL.)
     while (e < limit && IsTokenChar(static_cast<unsigned char>(text[e])) && text[e] != '/') ++e;
     size_t b = e;
-    while (b > 0 && text[b - 1] == '=') --b;  // base64 padding is part of the value, not an assignment
+    while (b > 0 && text[b - 1] == '=')
+      --b;  // base64 padding is part of the value, not an assignment
     while (b > 0 && e - b < kMaxValue) {
       const char c = text[b - 1];
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
@@ -148,7 +152,8 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
   // `KEY=value`: take what follows the assignment, unless the '=' is base64 padding at the end.
   if (sep != std::string_view::npos && sep + 1 < match.size()) {
     std::string_view value = match.substr(sep + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '"' || value.front() == '\''))
+    while (!value.empty() &&
+           (value.front() == ' ' || value.front() == '"' || value.front() == '\''))
       value.remove_prefix(1);
     while (!value.empty() && (value.back() == '"' || value.back() == '\'' || value.back() == ' ' ||
                               value.back() == ',' || value.back() == ';'))
@@ -164,10 +169,12 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
 bool LooksLikePlaceholder(std::string_view v) {
   if (v.size() < 6) return true;
   static constexpr std::string_view kMarkers[] = {
-      "your_", "your-", "yourapi", "yourkey", "yoursecret", "yourtoken", "_here", "-here", "changeme",
-      "change_me", "change-me", "placeholder", "example", "dummy", "sample", "redacted", "xxxx",
-      "****", "....", "<", "${", "{{", "%s", "replace", "insert", "fixme", "todo", "fake", "notreal",
-      "not_a_real", "secret_value", "mysecret", "mypassword", "password123", "hunter2", "s3cr3t"};
+      "your_",        "your-",    "yourapi",    "yourkey",     "yoursecret", "yourtoken",
+      "_here",        "-here",    "changeme",   "change_me",   "change-me",  "placeholder",
+      "example",      "dummy",    "sample",     "redacted",    "xxxx",       "****",
+      "....",         "<",        "${",         "{{",          "%s",         "replace",
+      "insert",       "fixme",    "todo",       "fake",        "notreal",    "not_a_real",
+      "secret_value", "mysecret", "mypassword", "password123", "hunter2",    "s3cr3t"};
   for (std::string_view m : kMarkers) {
     if (ContainsCaseless(v, m)) return true;
   }
@@ -225,7 +232,8 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
                       size_t* value_end) {
   std::string_view value = ExtractValue(text, start, end);
   if (value_end != nullptr) {
-    *value_end = value.empty() ? end : static_cast<size_t>(value.data() - text.data()) + value.size();
+    *value_end =
+        value.empty() ? end : static_cast<size_t>(value.data() - text.data()) + value.size();
   }
   // Cheapest rejections first: most candidates in code fail the length or entropy floor, and the
   // placeholder filter (dozens of substring searches) runs only on what survives.

@@ -1,7 +1,7 @@
-// Black-box tests of the C ABI through the public headers only: argument checks for every entry point,
-// garbage packs (truncated, every header byte flipped, payload and signature bytes flipped, wrong key,
-// shifted), expiry, rollback, and the fail-closed verdicts. Packs come from the ctest fixture that runs
-// dobermanc on tests/data (DOBERMAN_TEST_PACKS points at its output).
+// Black-box tests of the C ABI through the public headers only: argument checks for every entry
+// point, garbage packs (truncated, every header byte flipped, payload and signature bytes flipped,
+// wrong key, shifted), expiry, rollback, and the fail-closed verdicts. Packs come from the ctest
+// fixture that runs dobermanc on tests/data (DOBERMAN_TEST_PACKS points at its output).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,7 +30,8 @@ std::string PackDir() {
 
 std::vector<uint8_t> ReadBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
 }
 
 // Reads a public key file (header, id line, base64 line) with the same format the tools write.
@@ -89,7 +90,8 @@ doberman_call BashCall(const std::string& command) {
   return c;
 }
 
-doberman_result Decide(const Loaded& l, const doberman_call& call, doberman_status* status = nullptr) {
+doberman_result Decide(const Loaded& l, const doberman_call& call,
+                       doberman_status* status = nullptr) {
   doberman_result r{};
   r.struct_size = sizeof r;
   doberman_status s = doberman_decide(l.pack, l.scratch, &call, &r);
@@ -134,7 +136,8 @@ TEST_F(ApiTest, ArgumentChecksOnLoad) {
   EXPECT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &nokeys, &p, err, sizeof err),
             DOBERMAN_E_ARGUMENT);
   EXPECT_EQ(doberman_pack_load_file(nullptr, &o, &p, nullptr, 0), DOBERMAN_E_ARGUMENT);
-  EXPECT_EQ(doberman_pack_load_file("/nonexistent/x.dpack", &o, &p, err, sizeof err), DOBERMAN_E_IO);
+  EXPECT_EQ(doberman_pack_load_file("/nonexistent/x.dpack", &o, &p, err, sizeof err),
+            DOBERMAN_E_IO);
   EXPECT_NE(std::string(err).find("cannot open"), std::string::npos);
   // A one-byte error buffer still gets a terminator; a NULL one is fine.
   char tiny[1] = {'x'};
@@ -170,7 +173,8 @@ uint64_t HeaderU64(const std::vector<uint8_t>& b, size_t offset) {
   return v;
 }
 
-// Envelope v2: header (128) | payload | signature (64) | blobs. Sizes at header offsets 112 and 120.
+// Envelope v2: header (128) | payload | signature (64) | blobs. Sizes at header offsets 112 and
+// 120.
 TEST_F(ApiTest, PayloadAndSignatureFlipsFailTheSignature) {
   const size_t payload_end = 128 + HeaderU64(bytes_, 112);
   ASSERT_EQ(payload_end + 64 + HeaderU64(bytes_, 120), bytes_.size());
@@ -199,14 +203,16 @@ TEST_F(ApiTest, DatabaseFlipsFailTheDigestCheck) {
     doberman_pack* p = nullptr;
     char err[256] = "";
     doberman_load_options o = Options(&key_);
-    EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, err, sizeof err), DOBERMAN_E_SIGNATURE)
+    EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, err, sizeof err),
+              DOBERMAN_E_SIGNATURE)
         << "database byte " << i;
     EXPECT_EQ(p, nullptr);
     EXPECT_NE(std::string(err).find("signature"), std::string::npos) << err;
   }
 }
 
-// A handle loaded for some fields hashes and loads only their databases, and fails closed on others.
+// A handle loaded for some fields hashes and loads only their databases, and fails closed on
+// others.
 TEST_F(ApiTest, LoadingSomeFieldsFailsClosedOnTheRest) {
   // The mini pack's last database is the prompt one (databases are ordered by the lowest scope
   // they serve): damage it, then load for Bash calls only.
@@ -235,15 +241,18 @@ TEST_F(ApiTest, LoadingSomeFieldsFailsClosedOnTheRest) {
   doberman_call write{};
   write.struct_size = sizeof write;
   write.content = {"plain text", 10};
-  // Content is judged all the same: its only database is shared with command text, so it was loaded.
+  // Content is judged all the same: its only database is shared with command text, so it was
+  // loaded.
   EXPECT_EQ(Decide(l, write, &s).verdict, DOBERMAN_PASS);
   EXPECT_EQ(s, DOBERMAN_OK);
   // Asked for prompts too, the damaged database is hashed and refused.
   o.fields |= 1u << DOBERMAN_FIELD_PROMPT;
   doberman_pack* p = nullptr;
-  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0), DOBERMAN_E_SIGNATURE);
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0),
+            DOBERMAN_E_SIGNATURE);
   o.fields = 0;  // every field
-  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0), DOBERMAN_E_SIGNATURE);
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0),
+            DOBERMAN_E_SIGNATURE);
   EXPECT_EQ(p, nullptr);
 }
 
@@ -255,7 +264,8 @@ TEST_F(ApiTest, UnalignedMemoryLoads) {
     doberman_load_options o = Options(&key_);
     doberman_pack* p = nullptr;
     EXPECT_EQ(doberman_pack_load_memory(shifted.data() + offset, bytes_.size(), &o, &p, nullptr, 0),
-              DOBERMAN_OK) << "offset " << offset;
+              DOBERMAN_OK)
+        << "offset " << offset;
     doberman_pack_free(p);
   }
 }
@@ -269,10 +279,11 @@ TEST_F(ApiTest, PartialFileLoadsReadOnlyWhatTheyCheck) {
   const std::string cut = std::string(dir) + "/cut.dpack";
   std::vector<uint8_t> b = bytes_;
   b.back() ^= 0x01;  // the last database: the prompt one
-  std::ofstream(damaged, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
-                                                 static_cast<std::streamsize>(b.size()));
-  std::ofstream(cut, std::ios::binary).write(reinterpret_cast<const char*>(bytes_.data()),
-                                             static_cast<std::streamsize>(bytes_.size() - 100));
+  std::ofstream(damaged, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+  std::ofstream(cut, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes_.data()),
+             static_cast<std::streamsize>(bytes_.size() - 100));
   doberman_load_options o = Options(&key_);
   o.fields = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
   Loaded l;
@@ -297,10 +308,12 @@ TEST_F(ApiTest, OlderOptionsStructIsAccepted) {
   doberman_load_options o = Options(&key_);
   o.struct_size = offsetof(doberman_load_options, fields);
   doberman_pack* p = nullptr;
-  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0),
+            DOBERMAN_OK);
   doberman_pack_free(p);
   o.struct_size = offsetof(doberman_load_options, now_unix);  // too small to hold a known version
-  EXPECT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_E_ARGUMENT);
+  EXPECT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0),
+            DOBERMAN_E_ARGUMENT);
 }
 
 TEST_F(ApiTest, WrongKeyAndShiftedPack) {
@@ -316,7 +329,8 @@ TEST_F(ApiTest, WrongKeyAndShiftedPack) {
   doberman_public_key both[2] = {other_key_, key_};
   doberman_load_options o = Options(both);
   o.trusted_key_count = 2;
-  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0),
+            DOBERMAN_OK);
   doberman_pack_free(p);
 }
 
@@ -337,7 +351,8 @@ TEST_F(ApiTest, RollbackIsRefused) {
   ASSERT_FALSE(r2.empty());
   doberman_load_options o = Options(&key_, state.c_str());
   doberman_pack* p = nullptr;
-  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_pack_load_memory(bytes_.data(), bytes_.size(), &o, &p, nullptr, 0),
+            DOBERMAN_OK);
   doberman_pack_free(p);
   struct stat st;
   ASSERT_EQ(stat(state.c_str(), &st), 0);

@@ -1,7 +1,8 @@
 // Fuzz target for pack loading: the input as a whole envelope (bounds, magic, version, key lookup,
 // signature check must refuse it without crashing), then as a bare payload through the FlatBuffers
-// verifier and the table decoder (FUZZING_ONLY_DecodePayload), and as an envelope past the signature
-// (FUZZING_ONLY_LoadUnsigned: blob bounds and digests), which the signature otherwise shields.
+// verifier and the table decoder (FUZZING_ONLY_DecodePayload), and as an envelope past the
+// signature (FUZZING_ONLY_LoadUnsigned: blob bounds and digests), which the signature otherwise
+// shields.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -49,12 +49,14 @@ TEST(Validators, ExtractValue) {
 }
 
 TEST(Validators, Placeholders) {
-  for (const char* p : {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
-                        "$SECRET_VALUE", "os.environ['X']", "process.env.API_KEY", "1234567890",
-                        "aaaaaaaaaaaa", "https://example.com/x", "REDACTED", "short"}) {
+  for (const char* p :
+       {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
+        "$SECRET_VALUE", "os.environ['X']", "process.env.API_KEY", "1234567890", "aaaaaaaaaaaa",
+        "https://example.com/x", "REDACTED", "short"}) {
     EXPECT_TRUE(LooksLikePlaceholder(p)) << p;
   }
-  for (const char* s : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "/Wf3PzCwtzcwHmBgYGcwbZz8", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}) {
+  for (const char* s : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "/Wf3PzCwtzcwHmBgYGcwbZz8",
+                        "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}) {
     EXPECT_FALSE(LooksLikePlaceholder(s)) << s;
   }
 }
@@ -67,14 +69,17 @@ TEST(Validators, HashesAndUuids) {
 }
 
 TEST(Validators, IdentifiersAndPaths) {
-  for (const char* id : {"approximateCubicArcLength", "__pyx_api_f_4lxml_5etree_elementFactory",
-                         "category=DeprecationWarning", "com/python/cpython/commit/a24107b04c1277e3c1105f98aff5bfa3a98b33a0",
-                         "PYTHONIC_INCLUDE_NUMPY_INTERSECT1D_HPP", "usr/lib/x86_64-linux-gnu/libhs.so",
-                         "test_in1d_with_arrays_containing_tuples", "parseHTTPResponseHeaders"}) {
+  for (const char* id :
+       {"approximateCubicArcLength", "__pyx_api_f_4lxml_5etree_elementFactory",
+        "category=DeprecationWarning",
+        "com/python/cpython/commit/a24107b04c1277e3c1105f98aff5bfa3a98b33a0",
+        "PYTHONIC_INCLUDE_NUMPY_INTERSECT1D_HPP", "usr/lib/x86_64-linux-gnu/libhs.so",
+        "test_in1d_with_arrays_containing_tuples", "parseHTTPResponseHeaders"}) {
     EXPECT_TRUE(LooksLikeIdentifierOrPath(id)) << id;
   }
-  for (const char* secret : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "Wf3PzCwtzcwHmBgYGcwbZz8wHaCAQ",
-                             "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8"}) {
+  for (const char* secret :
+       {"k8Qz2LmX9vRt4WpB7nYc3JdF", "Wf3PzCwtzcwHmBgYGcwbZz8wHaCAQ",
+        "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8"}) {
     EXPECT_FALSE(LooksLikeIdentifierOrPath(secret)) << secret;
   }
 }

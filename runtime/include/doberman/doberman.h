@@ -1,15 +1,16 @@
-/* doberman.h: the stable C ABI of libdoberman_runtime. Loads a signed pack and decides PASS/AUTH/BLOCK for
- * one agent action (a tool call or a prompt turn) in microseconds.
+/* doberman.h: the stable C ABI of libdoberman_runtime. Loads a signed pack and decides
+ * PASS/AUTH/BLOCK for one agent action (a tool call or a prompt turn) in microseconds.
  *
  * Contract, everywhere:
- *  - Fail closed: every function that decides writes a verdict, and on any non-OK status that verdict is
- *    AUTH or higher, never PASS.
+ *  - Fail closed: every function that decides writes a verdict, and on any non-OK status that
+ * verdict is AUTH or higher, never PASS.
  *  - Raise-only: the verdict is the maximum over every rule that fired; nothing lowers it.
  *  - No secret leaves through this API: results carry rule ids, reason codes, byte spans and keyed
  *    fingerprints, never matched text.
  *  - Threads: a doberman_pack is immutable after load and may be shared by any number of threads; a
  *    doberman_scratch belongs to one thread at a time. Nothing here logs or prints.
- *  - Structs that may grow start with `uint32_t struct_size`; set it to sizeof(the struct) you compiled with.
+ *  - Structs that may grow start with `uint32_t struct_size`; set it to sizeof(the struct) you
+ * compiled with.
  *  - Status and enum values are append-only: never renumbered.
  */
 #ifndef DOBERMAN_DOBERMAN_H_
@@ -26,14 +27,15 @@ extern "C" {
 
 typedef enum doberman_status {
   DOBERMAN_OK = 0,
-  DOBERMAN_E_ARGUMENT = 1,        /* a NULL pointer, a bad struct_size, an invalid enum value */
-  DOBERMAN_E_IO = 2,              /* the pack file cannot be read */
-  DOBERMAN_E_TRUNCATED = 3,       /* shorter than its envelope says, or than any envelope */
-  DOBERMAN_E_MAGIC = 4,           /* not a Doberman pack */
-  DOBERMAN_E_ENVELOPE_VERSION = 5,/* an envelope version this runtime does not know */
-  DOBERMAN_E_UNKNOWN_KEY = 6,     /* signed by a key that is not pinned */
-  DOBERMAN_E_SIGNATURE = 7,       /* the Ed25519 signature does not verify */
-  DOBERMAN_E_STRUCTURE = 8,       /* signed, but the payload fails FlatBuffers verification or cross-checks */
+  DOBERMAN_E_ARGUMENT = 1,         /* a NULL pointer, a bad struct_size, an invalid enum value */
+  DOBERMAN_E_IO = 2,               /* the pack file cannot be read */
+  DOBERMAN_E_TRUNCATED = 3,        /* shorter than its envelope says, or than any envelope */
+  DOBERMAN_E_MAGIC = 4,            /* not a Doberman pack */
+  DOBERMAN_E_ENVELOPE_VERSION = 5, /* an envelope version this runtime does not know */
+  DOBERMAN_E_UNKNOWN_KEY = 6,      /* signed by a key that is not pinned */
+  DOBERMAN_E_SIGNATURE = 7,        /* the Ed25519 signature does not verify */
+  DOBERMAN_E_STRUCTURE =
+      8, /* signed, but the payload fails FlatBuffers verification or cross-checks */
   DOBERMAN_E_HS_VERSION = 9,      /* compiled by another Hyperscan version */
   DOBERMAN_E_HS_PLATFORM = 10,    /* no database variant runs on this CPU */
   DOBERMAN_E_HS_DESERIALIZE = 11, /* Hyperscan refused a database */
@@ -41,17 +43,18 @@ typedef enum doberman_status {
   DOBERMAN_E_ROLLBACK = 13,       /* revision lower than the last one accepted on this host */
   DOBERMAN_E_STATE = 14,          /* the rollback state file cannot be read or written */
   DOBERMAN_E_NO_MEMORY = 15,
-  DOBERMAN_E_SCAN = 16,           /* Hyperscan reported an error while scanning */
-  DOBERMAN_E_LIMIT = 17,          /* an input bound was exceeded (size, segments, depth, decoded runs) */
-  DOBERMAN_E_UNPARSEABLE = 18,    /* a shell command could not be parsed (unbalanced quoting) */
+  DOBERMAN_E_SCAN = 16,  /* Hyperscan reported an error while scanning */
+  DOBERMAN_E_LIMIT = 17, /* an input bound was exceeded (size, segments, depth, decoded runs) */
+  DOBERMAN_E_UNPARSEABLE = 18, /* a shell command could not be parsed (unbalanced quoting) */
   DOBERMAN_E_INTERNAL = 19,
-  DOBERMAN_E_NO_PACK = 20,        /* decide called without a loaded pack */
-  DOBERMAN_E_NOT_LOADED = 21      /* the call has a field whose databases this pack handle did not load */
+  DOBERMAN_E_NO_PACK = 20, /* decide called without a loaded pack */
+  DOBERMAN_E_NOT_LOADED =
+      21 /* the call has a field whose databases this pack handle did not load */
 } doberman_status;
 
 typedef enum doberman_verdict {
   DOBERMAN_PASS = 0,
-  DOBERMAN_AUTH = 1,  /* a person must approve */
+  DOBERMAN_AUTH = 1, /* a person must approve */
   DOBERMAN_BLOCK = 2
 } doberman_verdict;
 
@@ -85,24 +88,26 @@ typedef struct doberman_load_options {
   uint32_t struct_size;
   const doberman_public_key* trusted_keys; /* pinned keys; at least one */
   size_t trusted_key_count;
-  /* File recording the highest revision accepted per pack name on this host; NULL disables the rollback
-   * check. Created 0600 when missing. */
+  /* File recording the highest revision accepted per pack name on this host; NULL disables the
+   * rollback check. Created 0600 when missing. */
   const char* state_path;
   int64_t now_unix; /* 0: the current time */
-  /* Appended in 0.2 (read only when struct_size covers it). Bit (1u << doberman_field) per field this
-   * handle will be asked about; 0 means every field. A one-shot process (a hook) that knows its call
-   * loads, hashes and deserializes only the databases those fields need; a call with any other
-   * non-empty field then gets DOBERMAN_E_NOT_LOADED and at least AUTH. */
+  /* Appended in 0.2 (read only when struct_size covers it). Bit (1u << doberman_field) per field
+   * this handle will be asked about; 0 means every field. A one-shot process (a hook) that knows
+   * its call loads, hashes and deserializes only the databases those fields need; a call with any
+   * other non-empty field then gets DOBERMAN_E_NOT_LOADED and at least AUTH. */
   uint32_t fields;
 } doberman_load_options;
 
 /* Loads and verifies a pack: envelope bounds and magic, Ed25519 signature over the header and rule
- * tables (before any parsing), FlatBuffers verification with limits, Hyperscan version and platform,
- * then for each database needed its BLAKE2b-256 digest (named in the signed tables) before Hyperscan
- * deserializes it, expiry, rollback. On success *out owns the pack (free with doberman_pack_free). On
- * failure *out is NULL and, when error_buf is not NULL, a one-line message is written there. */
+ * tables (before any parsing), FlatBuffers verification with limits, Hyperscan version and
+ * platform, then for each database needed its BLAKE2b-256 digest (named in the signed tables)
+ * before Hyperscan deserializes it, expiry, rollback. On success *out owns the pack (free with
+ * doberman_pack_free). On failure *out is NULL and, when error_buf is not NULL, a one-line message
+ * is written there. */
 doberman_status doberman_pack_load_file(const char* path, const doberman_load_options* options,
-                                        doberman_pack** out, char* error_buf, size_t error_buf_size);
+                                        doberman_pack** out, char* error_buf,
+                                        size_t error_buf_size);
 doberman_status doberman_pack_load_memory(const uint8_t* data, size_t size,
                                           const doberman_load_options* options, doberman_pack** out,
                                           char* error_buf, size_t error_buf_size);
@@ -128,8 +133,8 @@ const char* doberman_rule_id(const doberman_pack* pack, uint32_t rule);
 const char* doberman_rule_reason(const doberman_pack* pack, uint32_t rule);
 const char* doberman_rule_message(const doberman_pack* pack, uint32_t rule);
 
-/* Per-thread working memory. Not thread-safe: one scratch per thread. Reused across calls; it grows to
- * the largest input seen and then stays, so warm calls do not allocate. */
+/* Per-thread working memory. Not thread-safe: one scratch per thread. Reused across calls; it grows
+ * to the largest input seen and then stays, so warm calls do not allocate. */
 doberman_status doberman_scratch_create(const doberman_pack* pack, doberman_scratch** out);
 void doberman_scratch_free(doberman_scratch* scratch);
 
@@ -147,11 +152,11 @@ typedef struct doberman_prompt_segment {
  * NUL-terminated and are not retained after doberman_decide returns. */
 typedef struct doberman_call {
   uint32_t struct_size;
-  doberman_string tool;     /* tool name: Bash, Write, WebFetch, mcp__server__tool */
-  doberman_string command;  /* shell command line */
-  doberman_string path;     /* target file path */
-  doberman_string cwd;      /* working directory, to make `path` relative */
-  doberman_string content;  /* written content */
+  doberman_string tool;    /* tool name: Bash, Write, WebFetch, mcp__server__tool */
+  doberman_string command; /* shell command line */
+  doberman_string path;    /* target file path */
+  doberman_string cwd;     /* working directory, to make `path` relative */
+  doberman_string content; /* written content */
   doberman_string url;
   const doberman_string* args; /* MCP argument strings (keys and values) */
   size_t arg_count;
@@ -160,34 +165,35 @@ typedef struct doberman_call {
 } doberman_call;
 
 typedef struct doberman_hit {
-  uint32_t rule;              /* index: doberman_rule_id(pack, rule) */
-  doberman_verdict verdict;   /* this rule's contribution after tier and mention caps */
+  uint32_t rule;            /* index: doberman_rule_id(pack, rule) */
+  doberman_verdict verdict; /* this rule's contribution after tier and mention caps */
   doberman_field field;
-  uint32_t unit;              /* which segment / arg / prompt segment within the field */
-  uint64_t start, end;        /* byte span in the unit as matched (start == end when unknown) */
-  uint8_t fingerprint[16];    /* keyed BLAKE2b of the matched bytes; zero when no span */
-  uint8_t decoded;            /* 1: found inside a decoded base64/hex/percent run */
+  uint32_t unit;           /* which segment / arg / prompt segment within the field */
+  uint64_t start, end;     /* byte span in the unit as matched (start == end when unknown) */
+  uint8_t fingerprint[16]; /* keyed BLAKE2b of the matched bytes; zero when no span */
+  uint8_t decoded;         /* 1: found inside a decoded base64/hex/percent run */
 } doberman_hit;
 
 typedef struct doberman_result {
   uint32_t struct_size;
   doberman_verdict verdict;
-  doberman_status status;     /* DOBERMAN_OK, or why the verdict was raised to at least AUTH */
-  const doberman_hit* hits;   /* owned by the scratch; valid until its next use */
+  doberman_status status;   /* DOBERMAN_OK, or why the verdict was raised to at least AUTH */
+  const doberman_hit* hits; /* owned by the scratch; valid until its next use */
   size_t hit_count;
-  size_t hits_dropped;        /* hits beyond the scratch's capacity (the verdict still counts them) */
+  size_t hits_dropped; /* hits beyond the scratch's capacity (the verdict still counts them) */
 } doberman_result;
 
 /* Decides one call. Always writes result->verdict (AUTH when the status is not OK). */
 doberman_status doberman_decide(const doberman_pack* pack, doberman_scratch* scratch,
                                 const doberman_call* call, doberman_result* result);
 
-const char* doberman_status_name(doberman_status status);   /* "DOBERMAN_E_SIGNATURE" */
+const char* doberman_status_name(doberman_status status);    /* "DOBERMAN_E_SIGNATURE" */
 const char* doberman_verdict_name(doberman_verdict verdict); /* "PASS", "AUTH", "BLOCK" */
 
 /* Sets the 32-byte key used for hit fingerprints in this scratch (default: random per scratch, so
  * fingerprints are comparable only within one process). */
-doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch, const uint8_t key[32]);
+doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
+                                                     const uint8_t key[32]);
 
 #ifdef __cplusplus
 } /* extern "C" */
