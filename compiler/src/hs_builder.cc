@@ -160,7 +160,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
                 "", "give rules of the same kind the same scopes");
     return false;
   }
-  for (const auto& [group, conditional] : groups) {
+  for (uint32_t group_index = 0; group_index < groups.size(); ++group_index) {
+    const auto& [group, conditional] = groups[group_index];
     std::vector<uint32_t> ids;
     uint32_t served = 0;
     for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
@@ -198,6 +199,7 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
           cd.scope = scope;
           cd.scopes = served;
           cd.conditional = conditional;
+          cd.group = group_index;
           cd.platform = platform_name;
           cd.pattern_ids = ids;
           cd.bytes.assign(reinterpret_cast<uint8_t*>(bytes),

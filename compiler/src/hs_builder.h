@@ -17,6 +17,7 @@ struct CompiledDatabase {
   int scope = 0;             // first scope served
   uint32_t scopes = 0;       // every scope served (bit per scope)
   bool conditional = false;  // all/none patterns scanned only after their rule's any pattern
+  uint32_t group = 0;        // same pattern set (platform variants) <=> same group
   std::string platform;
   std::vector<uint32_t> pattern_ids;  // Hyperscan id i -> pattern_ids[i] in IrPack::patterns
   std::vector<uint8_t> bytes;         // hs_serialize_database

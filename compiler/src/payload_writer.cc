@@ -62,7 +62,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
                                      b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, offset,
                                      d.bytes.size(), b.CreateVector(digest.data(), digest.size()),
-                                     d.conditional));
+                                     d.conditional, d.group));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {

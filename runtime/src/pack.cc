@@ -210,40 +210,53 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   pack->loaded_scopes = (1u << kScopeCount) - 1;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
+  // Databases with the same group id are platform variants of one pattern set; every group is loaded.
+  // (The scope mask cannot identify a group: two conditional databases of different groups may serve
+  // the same scopes.)
   struct Choice {
+    uint32_t group;
     uint32_t mask;
     bool conditional;
     int rank;
     const fb::Database* db;
   };
   std::vector<Choice> chosen;
+  std::vector<std::pair<uint32_t, std::string>> seen_variants;  // (group, platform)
   bool platform_missing = false;
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
-    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() ||
-        !d->blob_digest() || d->blob_offset() > blobs.size() ||
-        d->blob_size() > blobs.size() - d->blob_offset()) {
+    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() || !d->blob_digest() ||
+        d->blob_offset() > blobs.size() || d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     const std::string platform = Str(d->platform());
+    const std::pair<uint32_t, std::string> variant{d->group(), platform};
+    if (std::find(seen_variants.begin(), seen_variants.end(), variant) != seen_variants.end()) {
+      return Fail(DOBERMAN_E_STRUCTURE, "two databases claim the same group and platform", error);
+    }
+    seen_variants.push_back(variant);
     int rank = -1;
     for (size_t r = 0; r < preferred.size() && rank < 0; ++r) {
       if (platform == preferred[r]) rank = static_cast<int>(r);
     }
     const bool conditional = d->conditional();
-    auto it = std::find_if(chosen.begin(), chosen.end(), [&](const Choice& c) {
-      return c.mask == mask && c.conditional == conditional;
-    });
+    auto it = std::find_if(chosen.begin(), chosen.end(),
+                           [&](const Choice& c) { return c.group == d->group(); });
     if (it == chosen.end()) {
       if (chosen.size() == kMaxDatabaseGroups) {
-        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows",
+        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows", error);
+      }
+      chosen.push_back({d->group(), mask, conditional, rank, d});
+    } else {
+      if (it->mask != mask || it->conditional != conditional) {
+        return Fail(DOBERMAN_E_STRUCTURE, "platform variants of a database group disagree on its scopes",
                     error);
       }
-      chosen.push_back({mask, conditional, rank, d});
-    } else if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
-      it->rank = rank;
-      it->db = d;
+      if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
+        it->rank = rank;
+        it->db = d;
+      }
     }
   }
   for (const Choice& c : chosen) platform_missing = platform_missing || c.rank < 0;
