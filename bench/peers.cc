@@ -335,6 +335,9 @@ class HsFloorEngine : public Engine {
   int Scan(int scope, std::string_view text) override {
     int n = 0;
     for (const FloorDb& d : scopes_[scope]) {
+      // Timed runs scan the trigger databases only (the least the runtime does); the agreement
+      // count also scans the conditional ones, so that it covers every pattern the peers get.
+      if (d.conditional && !counting_) continue;
       CountContext c;
       c.in_scope = &d.in_scope;
       hs_error_t rc = hs_scan(d.db, text.data(), static_cast<unsigned>(text.size()), 0, scratch_,
@@ -349,8 +352,9 @@ class HsFloorEngine : public Engine {
   // A database serving several scopes holds other scopes' patterns too; the runtime drops their
   // matches in its callback, and so does the agreement count (the timed no-op callback does not
   // look).
-  void SetScopeFilter(int scope, size_t index, std::vector<uint8_t> in_scope) {
+  void SetScopeFilter(int scope, size_t index, std::vector<uint8_t> in_scope, bool conditional) {
     scopes_[scope][index].in_scope = std::move(in_scope);
+    scopes_[scope][index].conditional = conditional;
   }
   EngineStats& mutable_stats() { return stats_; }
 
@@ -358,6 +362,7 @@ class HsFloorEngine : public Engine {
   struct FloorDb {
     hs_database_t* db;
     std::vector<uint8_t> in_scope;  // per Hyperscan id; empty: count every match
+    bool conditional = false;
   };
   std::array<std::vector<FloorDb>, kScopeCount> scopes_;
   std::vector<hs_database_t*> owned_;
@@ -410,18 +415,22 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
   HsFloorEngine::ScopeDbs dbs;
   size_t patterns = 0;
   for (const auto& d : pack.databases) patterns += d->pattern_ids.size();
+  // Per scope: its trigger databases, then its conditional ones (scanned only when counting).
+  std::array<std::vector<const internal::PackDatabase*>, kScopeCount> lists;
   for (int s = 0; s < kScopeCount; ++s) {
-    for (const internal::PackDatabase* d : pack.scopes[s].dbs) dbs[s].push_back(d->db);
+    lists[s] = pack.scopes[s].dbs;
+    lists[s].insert(lists[s].end(), pack.scopes[s].condition_dbs.begin(), pack.scopes[s].condition_dbs.end());
+    for (const internal::PackDatabase* d : lists[s]) dbs[s].push_back(d->db);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);
   if (!e->ok()) return nullptr;
   for (int s = 0; s < kScopeCount; ++s) {
-    for (size_t i = 0; i < pack.scopes[s].dbs.size(); ++i) {
+    for (size_t i = 0; i < lists[s].size(); ++i) {
       std::vector<uint8_t> in_scope;
-      for (uint32_t p : pack.scopes[s].dbs[i]->pattern_ids) {
+      for (uint32_t p : lists[s][i]->pattern_ids) {
         in_scope.push_back((pack.rules[pack.patterns[p].rule].scopes & (1u << s)) != 0);
       }
-      e->SetScopeFilter(s, i, std::move(in_scope));
+      e->SetScopeFilter(s, i, std::move(in_scope), lists[s][i]->conditional);
     }
   }
   e->mutable_stats().patterns_total = e->mutable_stats().patterns_compiled = patterns;
