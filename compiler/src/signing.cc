@@ -122,14 +122,17 @@ std::vector<uint8_t> SealPack(internal::EnvelopeHeader header, std::span<const u
   header.blobs_size = blobs.size();
   std::array<uint8_t, internal::kHeaderSize> head{};
   internal::EncodeHeader(header, &head);
-  std::vector<uint8_t> out;
-  out.reserve(head.size() + payload.size() + internal::kSignatureSize + blobs.size());
-  out.insert(out.end(), head.begin(), head.end());
-  out.insert(out.end(), payload.begin(), payload.end());
-  uint8_t sig[internal::kSignatureSize];
-  crypto_sign_detached(sig, nullptr, out.data(), out.size(), key.secret.data());
-  out.insert(out.end(), sig, sig + sizeof sig);
-  out.insert(out.end(), blobs.begin(), blobs.end());
+  // header | payload | signature | blobs
+  std::vector<uint8_t> out(head.size() + payload.size() + internal::kSignatureSize + blobs.size());
+  uint8_t* p = out.data();
+  std::memcpy(p, head.data(), head.size());
+  p += head.size();
+  if (!payload.empty()) std::memcpy(p, payload.data(), payload.size());
+  p += payload.size();
+  const auto message = internal::SignedMessage(head, payload);
+  crypto_sign_detached(p, nullptr, message.data(), message.size(), key.secret.data());
+  p += internal::kSignatureSize;
+  if (!blobs.empty()) std::memcpy(p, blobs.data(), blobs.size());
   return out;
 }
 

@@ -15,7 +15,11 @@ namespace {
 
 constexpr size_t kParallelBytes = 256u << 10;
 
-void Open(BlobJob& job) {
+void Open(BlobJob& job, const std::function<bool(uint64_t, uint64_t)>& fetch) {
+  if (fetch && !fetch(job.offset, job.blob.size())) {
+    job.fetched = false;
+    return;
+  }
   job.digest_ok = BlobMatchesDigest(job.blob, job.digest);
   if (!job.digest_ok) return;
   job.error = hs_deserialize_database(reinterpret_cast<const char*>(job.blob.data()),
@@ -24,11 +28,11 @@ void Open(BlobJob& job) {
 
 }  // namespace
 
-void OpenBlobs(std::span<BlobJob> jobs) {
+void OpenBlobs(std::span<BlobJob> jobs, const std::function<bool(uint64_t, uint64_t)>& fetch) {
   size_t total = 0;
   for (const BlobJob& j : jobs) total += j.blob.size();
   if (jobs.size() < 2 || total < kParallelBytes) {
-    for (BlobJob& j : jobs) Open(j);
+    for (BlobJob& j : jobs) Open(j, fetch);
     return;
   }
   std::vector<size_t> order(jobs.size());
@@ -48,13 +52,13 @@ void OpenBlobs(std::span<BlobJob> jobs) {
   }
   std::thread helper;
   try {
-    helper = std::thread([&jobs, &theirs] {
-      for (size_t i : theirs) Open(jobs[i]);
+    helper = std::thread([&jobs, &theirs, &fetch] {
+      for (size_t i : theirs) Open(jobs[i], fetch);
     });
   } catch (const std::system_error&) {
-    for (size_t i : theirs) Open(jobs[i]);  // no thread to be had: do it here
+    for (size_t i : theirs) Open(jobs[i], fetch);  // no thread to be had: do it here
   }
-  for (size_t i : mine) Open(jobs[i]);
+  for (size_t i : mine) Open(jobs[i], fetch);
   if (helper.joinable()) helper.join();
 }
 

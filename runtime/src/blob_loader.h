@@ -7,6 +7,7 @@
 #include <hs/hs_runtime.h>
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace doberman::internal {
@@ -14,6 +15,8 @@ namespace doberman::internal {
 struct BlobJob {
   std::span<const uint8_t> blob;
   std::span<const uint8_t> digest;
+  uint64_t offset = 0;  // of the blob in the blob area, for the fetch callback
+  bool fetched = true;  // false: the fetch callback failed (I/O), nothing else was tried
   // Results: digest_ok false means Hyperscan never saw the bytes; otherwise `error` is
   // hs_deserialize_database's and `db` (owned by the caller) is set on HS_SUCCESS.
   bool digest_ok = false;
@@ -22,8 +25,10 @@ struct BlobJob {
 };
 
 // Runs every job. Thread-safe inputs only (spans into an immutable buffer); results are written to
-// each job. Never throws: when a thread cannot be started the work is done on this one.
-void OpenBlobs(std::span<BlobJob> jobs);
+// each job. `fetch` (may be empty) first copies a blob's bytes into place (a file read, so that
+// reading is spread over the threads too); it must be safe to call from two threads on disjoint
+// ranges. Never throws: when a thread cannot be started the work is done on this one.
+void OpenBlobs(std::span<BlobJob> jobs, const std::function<bool(uint64_t, uint64_t)>& fetch);
 
 }  // namespace doberman::internal
 

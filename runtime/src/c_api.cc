@@ -114,13 +114,13 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
     }
     std::unique_ptr<uint8_t[]> bytes(new uint8_t[size + 1]);
     const std::span<const uint8_t> whole(bytes.get(), size);
-    // A handle for some fields only (a hook) reads the header, tables and signature, then just the
-    // databases it loads, each before its digest is checked; the rest of the buffer is never read.
+    // Header, tables and signature first; then each database the handle loads is read by the thread
+    // that checks its digest, right before (reading is spread over the threads, and a handle for
+    // some fields, a hook, reads only their databases). Bytes never read are never looked at.
     doberman::internal::EnvelopeHeader header;
     doberman::internal::EnvelopeParts parts;
     std::string ignored;
-    if (options->struct_size >= kLoadOptionsWithFields && options->fields != 0 &&
-        ReadAt(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
+    if (ReadAt(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
         doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) ==
             DOBERMAN_OK &&
         ReadAt(fd, bytes.get(), doberman::internal::kHeaderSize,

@@ -5,6 +5,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace doberman::internal {
@@ -147,7 +148,9 @@ doberman_status OpenEnvelope(std::span<const uint8_t> bytes,
     return DOBERMAN_E_UNKNOWN_KEY;
   }
   const size_t signed_size = kHeaderSize + payload_size;
-  if (crypto_sign_verify_detached(bytes.data() + signed_size, bytes.data(), signed_size,
+  const auto message =
+      SignedMessage(bytes.first(kHeaderSize), bytes.subspan(kHeaderSize, payload_size));
+  if (crypto_sign_verify_detached(bytes.data() + signed_size, message.data(), message.size(),
                                   signer->bytes) != 0) {
     *error = "signature does not verify: the pack was modified or signed by another key";
     return DOBERMAN_E_SIGNATURE;
@@ -166,6 +169,14 @@ doberman_status UNVERIFIED_PeekHeader(std::span<const uint8_t> bytes, EnvelopeHe
   DecodeHeader(bytes, header);
   *parts = Parts(bytes, payload_size, blobs_size);
   return DOBERMAN_OK;
+}
+
+std::array<uint8_t, kHeaderSize + 64> SignedMessage(std::span<const uint8_t> header,
+                                                    std::span<const uint8_t> payload) {
+  std::array<uint8_t, kHeaderSize + 64> message{};
+  std::memcpy(message.data(), header.data(), std::min(header.size(), kHeaderSize));
+  crypto_generichash(message.data() + kHeaderSize, 64, payload.data(), payload.size(), nullptr, 0);
+  return message;
 }
 
 bool BlobMatchesDigest(std::span<const uint8_t> blob, std::span<const uint8_t> digest) {

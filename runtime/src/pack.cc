@@ -301,10 +301,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       job_of.push_back(SIZE_MAX);
     } else {
       // The blob is outside the signature: its digest, inside it, is what vouches for it.
-      if (fetch_blob && !fetch_blob(c.db->blob_offset(), c.db->blob_size())) {
-        return Fail(DOBERMAN_E_IO, "cannot read a database from the pack file", error);
-      }
       BlobJob job;
+      job.offset = c.db->blob_offset();
       job.blob = blobs.subspan(c.db->blob_offset(), c.db->blob_size());
       job.digest = {c.db->blob_digest()->data(), c.db->blob_digest()->size()};
       job_of.push_back(jobs.size());
@@ -315,7 +313,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (PatternInfo& p : pack->patterns) {
     p.triggers_conditions = p.role == Role::kAny && conditional_rules[p.rule];
   }
-  OpenBlobs(jobs);
+  OpenBlobs(jobs, fetch_blob);
   // Whatever happens below, every deserialized database ends up owned by an entry.
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] != SIZE_MAX) entries[e]->db = jobs[job_of[e]].db;
@@ -323,6 +321,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
     const BlobJob& job = jobs[job_of[e]];
+    if (!job.fetched) return Fail(DOBERMAN_E_IO, "cannot read a database from the pack file", error);
     if (!job.digest_ok) {
       return Fail(
           DOBERMAN_E_SIGNATURE,
