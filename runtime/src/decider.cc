@@ -182,7 +182,7 @@ class CallScanner {
     // Every database serving the scope sees the unit before its rules are judged together.
     for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
     // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
-    if (u.need_conditions) {
+    if (u.need_conditions || s_.scan_all_conditions) {
       for (const PackDatabase* db : sdb.condition_dbs) ScanOne(db, text, &u);
     }
     EvaluateUnit(s_, u);

@@ -98,6 +98,10 @@ struct Scratch {
   std::vector<uint8_t> tag_on;
   std::vector<doberman_hit> hits;
   doberman_status status = DOBERMAN_OK;
+
+  // Tests only (tests/api/conditional_equivalence_test.cc): scan conditional databases for every
+  // unit, to check that skipping them when no trigger matched never changes a decision.
+  bool scan_all_conditions = false;
 };
 
 // Decides one call. Never returns PASS with a non-OK status.
