@@ -24,11 +24,15 @@ struct BlobJob {
   hs_database_t* db = nullptr;
 };
 
+// Copies `size` bytes of the blob area, from `offset`, to `dest` (a file read); false on failure.
+using BlobFetch = std::function<bool(uint64_t offset, uint64_t size, uint8_t* dest)>;
+
 // Runs every job. Thread-safe inputs only (spans into an immutable buffer); results are written to
-// each job. `fetch` (may be empty) first copies a blob's bytes into place (a file read, so that
-// reading is spread over the threads too); it must be safe to call from two threads on disjoint
-// ranges. Never throws: when a thread cannot be started the work is done on this one.
-void OpenBlobs(std::span<BlobJob> jobs, const std::function<bool(uint64_t, uint64_t)>& fetch);
+// each job. With `fetch` (may be empty), a job's bytes are first read into a buffer its thread
+// reuses from blob to blob (reading is spread over the threads too, and a pack's worth of fresh
+// pages is never touched); `job.blob` then only gives the size. `fetch` must be safe to call from
+// two threads. Never throws: when a thread cannot be started the work is done on this one.
+void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch);
 
 }  // namespace doberman::internal
 

@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 
+#include "blob_loader.h"
 #include "decider.h"
 #include "doberman/doberman.h"
 #include "envelope.h"
@@ -40,7 +41,7 @@ constexpr size_t kLoadOptionsWithFields =
 
 doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_options* options,
                           doberman_pack** out, char* error_buf, size_t error_buf_size,
-                          std::function<bool(uint64_t, uint64_t)> fetch_blob = nullptr) {
+                          doberman::internal::BlobFetch fetch_blob = nullptr) {
   std::string error;
   std::unique_ptr<Pack> pack;
   LoadOptions lo;
@@ -61,11 +62,11 @@ doberman_status LoadBytes(std::span<const uint8_t> bytes, const doberman_load_op
   return DOBERMAN_OK;
 }
 
-// Reads [offset, offset + n) of the file into buffer + offset.
-bool ReadAt(int fd, uint8_t* buffer, uint64_t offset, uint64_t n) {
+// Reads [offset, offset + n) of the file into dest.
+bool ReadInto(int fd, uint8_t* dest, uint64_t offset, uint64_t n) {
   uint64_t got = 0;
   while (got < n) {
-    const ssize_t r = ::pread(fd, buffer + offset + got, n - got, static_cast<off_t>(offset + got));
+    const ssize_t r = ::pread(fd, dest + got, n - got, static_cast<off_t>(offset + got));
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return false;
     got += static_cast<uint64_t>(r);
@@ -120,19 +121,18 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
     doberman::internal::EnvelopeHeader header;
     doberman::internal::EnvelopeParts parts;
     std::string ignored;
-    if (ReadAt(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
+    if (ReadInto(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
         doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) ==
             DOBERMAN_OK &&
-        ReadAt(fd, bytes.get(), doberman::internal::kHeaderSize,
-               parts.payload.size() + doberman::internal::kSignatureSize)) {
+        ReadInto(fd, bytes.get() + doberman::internal::kHeaderSize, doberman::internal::kHeaderSize,
+                 parts.payload.size() + doberman::internal::kSignatureSize)) {
       const uint64_t blobs_at = static_cast<uint64_t>(parts.blobs.data() - bytes.get());
-      uint8_t* const base = bytes.get();
       return LoadBytes(whole, options, out, error_buf, error_buf_size,
-                       [fd, base, blobs_at](uint64_t offset, uint64_t n) {
-                         return ReadAt(fd, base, blobs_at + offset, n);
+                       [fd, blobs_at](uint64_t offset, uint64_t n, uint8_t* dest) {
+                         return ReadInto(fd, dest, blobs_at + offset, n);
                        });
     }
-    if (!ReadAt(fd, bytes.get(), 0, size)) {
+    if (!ReadInto(fd, bytes.get(), 0, size)) {
       WriteError(error_buf, error_buf_size, std::string("cannot read pack ") + path);
       return DOBERMAN_E_IO;
     }

@@ -204,15 +204,14 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 // variants. For each group the best variant this CPU runs is deserialized, then every scope lists
 // the groups that serve it.
 doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
-                                     uint32_t wanted_scopes,
-                                     const std::function<bool(uint64_t, uint64_t)>& fetch_blob,
+                                     uint32_t wanted_scopes, const BlobFetch& fetch_blob,
                                      Pack* pack, std::string* error) {
   pack->loaded_scopes = (1u << kScopeCount) - 1;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
-  // Databases with the same group id are platform variants of one pattern set; every group is loaded.
-  // (The scope mask cannot identify a group: two conditional databases of different groups may serve
-  // the same scopes.)
+  // Databases with the same group id are platform variants of one pattern set; every group is
+  // loaded. (The scope mask cannot identify a group: two conditional databases of different groups
+  // may serve the same scopes.)
   struct Choice {
     uint32_t group;
     uint32_t mask;
@@ -226,8 +225,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
-    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() || !d->blob_digest() ||
-        d->blob_offset() > blobs.size() || d->blob_size() > blobs.size() - d->blob_offset()) {
+    if (scope >= kScopeCount || (mask >> kScopeCount) != 0 || !d->pattern_ids() ||
+        !d->blob_digest() || d->blob_offset() > blobs.size() ||
+        d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     const std::string platform = Str(d->platform());
@@ -245,13 +245,14 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
                            [&](const Choice& c) { return c.group == d->group(); });
     if (it == chosen.end()) {
       if (chosen.size() == kMaxDatabaseGroups) {
-        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows", error);
+        return Fail(DOBERMAN_E_STRUCTURE, "pack has more database groups than this runtime allows",
+                    error);
       }
       chosen.push_back({d->group(), mask, conditional, rank, d});
     } else {
       if (it->mask != mask || it->conditional != conditional) {
-        return Fail(DOBERMAN_E_STRUCTURE, "platform variants of a database group disagree on its scopes",
-                    error);
+        return Fail(DOBERMAN_E_STRUCTURE,
+                    "platform variants of a database group disagree on its scopes", error);
       }
       if (rank >= 0 && (it->rank < 0 || rank < it->rank)) {
         it->rank = rank;
@@ -321,7 +322,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
     const BlobJob& job = jobs[job_of[e]];
-    if (!job.fetched) return Fail(DOBERMAN_E_IO, "cannot read a database from the pack file", error);
+    if (!job.fetched)
+      return Fail(DOBERMAN_E_IO, "cannot read a database from the pack file", error);
     if (!job.digest_ok) {
       return Fail(
           DOBERMAN_E_SIGNATURE,

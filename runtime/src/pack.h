@@ -131,10 +131,10 @@ struct LoadOptions {
   int64_t now_unix = 0;
   uint32_t scopes =
       (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
-  // When set, the blob area of `bytes` is filled on demand: fetch_blob(offset, size) must copy that
-  // range of the blob area into place (private memory) and return false on failure. Only databases
-  // this handle loads are fetched, before their digests are checked.
-  std::function<bool(uint64_t offset, uint64_t size)> fetch_blob;
+  // When set, the blob area of `bytes` is not read: fetch_blob(offset, size, dest) copies that
+  // range of the blob area to `dest` (private memory) and returns false on failure. Only databases
+  // this handle loads are fetched, each right before its digest is checked.
+  std::function<bool(uint64_t offset, uint64_t size, uint8_t* dest)> fetch_blob;
 };
 
 // The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).
