@@ -126,8 +126,18 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     o += "size         " + std::to_string(bytes.size()) + " bytes (databases " +
          std::to_string(db_bytes) + ")\n";
     o += "sources      xxh3-128 " + Str(p.sources_digest()) + "\n";
-    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) +
-         "\n\n";
+    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n";
+    if (p.databases()) {
+      for (const fb::Database* d : *p.databases()) {
+        const std::string scopes =
+            d->scopes() != 0 ? Scopes(d->scopes()) : kScopeNames[static_cast<int>(d->scope())];
+        o += "database     " + scopes + (d->conditional() ? " (conditional)" : "") + ", " +
+             Str(d->platform()) + ", " +
+             std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) + " patterns, " +
+             std::to_string(d->blob_size()) + " bytes\n";
+      }
+    }
+    o += "\n";
     for (uint32_t i = 0; i < nrules; ++i) {
       const fb::Rule& r = *p.rules()->Get(i);
       o += Str(r.id()) + "  [" + Str(r.family()) + "] " + VerdictName(r.verdict()) + " tier " +
