@@ -6,7 +6,9 @@
 // scratch has grown.
 //
 //   doberman-units-check --pack P --pubkey K --corpus NAME=FILE... [--json OUT]
-// Exit status 1 when any payload differs (the mirror must then follow the runtime).
+// Exit status 1 when any payload differs (the mirror must then follow the runtime). With
+// DOBERMAN_UNITS_DEBUG set, the first differing payload's expected and actual scans are printed.
+// Conditional databases (scanned only after a trigger matched) are left out of the comparison.
 #include <hs/hs_runtime.h>
 
 #include <cstdio>
