@@ -6,6 +6,7 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "text_normalizer.h"
 #include "units.h"
@@ -425,9 +426,12 @@ doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* r
     if (!ValidString(call.args[i])) result->status = DOBERMAN_E_ARGUMENT;
   }
   for (size_t i = 0; i < call.prompt_count; ++i) {
-    if (!ValidString(call.prompt[i].text) || static_cast<unsigned>(call.prompt[i].origin) > 2u) {
-      result->status = DOBERMAN_E_ARGUMENT;
-    }
+    // A C caller may store any int in the enum; reading it as the C++ enum would be undefined when
+    // it is out of range, so its bytes are read as an integer.
+    unsigned origin = 0;
+    static_assert(sizeof origin == sizeof call.prompt[i].origin);
+    std::memcpy(&origin, &call.prompt[i].origin, sizeof origin);
+    if (!ValidString(call.prompt[i].text) || origin > 2u) result->status = DOBERMAN_E_ARGUMENT;
   }
   if (result->status == DOBERMAN_E_ARGUMENT) return DOBERMAN_E_ARGUMENT;
 

@@ -396,7 +396,9 @@ TEST_F(ApiTest, DecideArgumentChecksFailClosed) {
   EXPECT_EQ(s, DOBERMAN_E_ARGUMENT);
   doberman_call bad_origin{};
   bad_origin.struct_size = sizeof bad_origin;
-  doberman_prompt_segment seg{{"hi", 2}, static_cast<doberman_origin>(7)};
+  doberman_prompt_segment seg{{"hi", 2}, DOBERMAN_ORIGIN_TYPED};
+  const int seven = 7;  // what a C caller could store; not a valid C++ enum value, so set as bytes
+  std::memcpy(&seg.origin, &seven, sizeof seven);
   bad_origin.prompt = &seg;
   bad_origin.prompt_count = 1;
   EXPECT_EQ(Decide(l, bad_origin, &s).verdict, DOBERMAN_AUTH);
@@ -406,7 +408,9 @@ TEST_F(ApiTest, DecideArgumentChecksFailClosed) {
   ASSERT_EQ(Load(bytes_, &other.pack), DOBERMAN_OK);
   EXPECT_EQ(doberman_decide(other.pack, l.scratch, &call, &r), DOBERMAN_E_ARGUMENT);
   EXPECT_EQ(r.verdict, DOBERMAN_AUTH);
-  EXPECT_EQ(doberman_scratch_create(nullptr, &l.scratch), DOBERMAN_E_ARGUMENT);
+  doberman_scratch* none = nullptr;
+  EXPECT_EQ(doberman_scratch_create(nullptr, &none), DOBERMAN_E_ARGUMENT);
+  EXPECT_EQ(none, nullptr);
   EXPECT_EQ(doberman_scratch_set_fingerprint_key(nullptr, nullptr), DOBERMAN_E_ARGUMENT);
   EXPECT_STREQ(doberman_status_name(DOBERMAN_E_SIGNATURE), "DOBERMAN_E_SIGNATURE");
   EXPECT_STREQ(doberman_status_name(static_cast<doberman_status>(999)), "DOBERMAN_E_UNKNOWN");
