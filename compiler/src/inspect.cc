@@ -49,6 +49,11 @@ std::string Scopes(uint32_t mask) {
   return s;
 }
 
+// The scopes a database serves (packs may name only the first, in `scope`).
+std::string DatabaseScopes(const fb::Database& d) {
+  return d.scopes() != 0 ? Scopes(d.scopes()) : kScopeNames[static_cast<int>(d.scope())];
+}
+
 void J(std::string_view s, std::string* out) { internal::AppendJsonString(s, out); }
 
 std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
@@ -126,13 +131,12 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     o += "size         " + std::to_string(bytes.size()) + " bytes (databases " +
          std::to_string(db_bytes) + ")\n";
     o += "sources      xxh3-128 " + Str(p.sources_digest()) + "\n";
-    o += "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n";
+    o +=
+        "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n";
     if (p.databases()) {
       for (const fb::Database* d : *p.databases()) {
-        const std::string scopes =
-            d->scopes() != 0 ? Scopes(d->scopes()) : kScopeNames[static_cast<int>(d->scope())];
-        o += "database     " + scopes + (d->conditional() ? " (conditional)" : "") + ", " +
-             Str(d->platform()) + ", " +
+        o += "database     " + DatabaseScopes(*d) + (d->conditional() ? " (conditional)" : "") +
+             ", " + Str(d->platform()) + ", " +
              std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) + " patterns, " +
              std::to_string(d->blob_size()) + " bytes\n";
       }
@@ -171,7 +175,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     for (uint32_t i = 0; i < p.databases()->size(); ++i) {
       const fb::Database* d = p.databases()->Get(i);
       o += std::string(i ? "," : "") + "{\"scope\":";
-      J(d->scopes() != 0 ? Scopes(d->scopes()) : kScopeNames[static_cast<int>(d->scope())], &o);
+      J(DatabaseScopes(*d), &o);
       o += ",\"platform\":";
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +

@@ -198,15 +198,10 @@ Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* 
 // The fields a payload's calls fill in, as doberman_load_options.fields bits.
 uint32_t FieldsOf(const ParsedPayload& payload) {
   uint32_t fields = 0;
-  for (const auto& c : payload.calls) {
-    if (!c.tool.empty()) fields |= 1u << DOBERMAN_FIELD_TOOL;
-    if (!c.command.empty()) fields |= 1u << DOBERMAN_FIELD_COMMAND;
-    if (!c.path.empty()) fields |= 1u << DOBERMAN_FIELD_PATH;
-    if (!c.content.empty()) fields |= 1u << DOBERMAN_FIELD_CONTENT;
-    if (!c.url.empty()) fields |= 1u << DOBERMAN_FIELD_URL;
-    if (!c.args.empty()) fields |= 1u << DOBERMAN_FIELD_ARGS;
-    if (!c.prompt.empty()) fields |= 1u << DOBERMAN_FIELD_PROMPT;
-  }
+  std::vector<doberman_string> args;
+  std::vector<doberman_prompt_segment> prompt;
+  for (const auto& c : payload.calls)
+    fields |= doberman::internal::FieldsOfCall(c.View(&args, &prompt));
   // A payload with no field at all still needs a pack to answer from: load the tool databases.
   return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
 }

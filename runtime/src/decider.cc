@@ -259,27 +259,13 @@ doberman_status MapShellStatus(ShellStatus st) {
   }
 }
 
-// A handle loaded for some fields only (doberman_load_options.fields) cannot judge the others: a
-// call that has one is answered from what was loaded and floored at AUTH.
-bool NeedsUnloadedScope(const Pack& pack, const doberman_call& call) {
-  uint32_t needed = 0;
-  if (call.tool.size > 0) needed |= 1u << kScopeTool;
-  if (call.command.size > 0) needed |= (1u << kScopeCommand) | (1u << kScopeCommandText);
-  if (call.path.size > 0) needed |= 1u << kScopePath;
-  if (call.content.size > 0) needed |= 1u << kScopeContent;
-  if (call.url.size > 0) needed |= 1u << kScopeUrl;
-  for (size_t i = 0; i < call.arg_count; ++i) {
-    if (call.args[i].size > 0) needed |= 1u << kScopeArgs;
-  }
-  for (size_t i = 0; i < call.prompt_count; ++i) {
-    if (call.prompt[i].text.size > 0) needed |= (1u << kScopePrompt) | (1u << kScopePromptText);
-  }
-  return (needed & ~pack.loaded_scopes) != 0;
-}
-
 void ScanCall(Scratch& s, const doberman_call& call) {
   const Pack& pack = s.pack;
-  if (NeedsUnloadedScope(pack, call)) Raise(s, DOBERMAN_E_NOT_LOADED);
+  // A handle loaded for some fields only (doberman_load_options.fields) cannot judge the others: a
+  // call that has one is answered from what was loaded and floored at AUTH.
+  if ((ScopesForFields(FieldsOfCall(call)) & ~pack.loaded_scopes) != 0) {
+    Raise(s, DOBERMAN_E_NOT_LOADED);
+  }
   CallScanner scanner(s);
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
   const uint64_t max_string = pack.limits.max_string_bytes;

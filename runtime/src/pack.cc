@@ -381,6 +381,21 @@ uint32_t ScopesForFields(uint32_t fields) {
   return scopes;
 }
 
+uint32_t FieldsOfCall(const doberman_call& call) {
+  uint32_t fields = 0;
+  auto mark = [&fields](const doberman_string& s, doberman_field field) {
+    if (s.size > 0) fields |= 1u << field;
+  };
+  mark(call.tool, DOBERMAN_FIELD_TOOL);
+  mark(call.command, DOBERMAN_FIELD_COMMAND);
+  mark(call.path, DOBERMAN_FIELD_PATH);
+  mark(call.content, DOBERMAN_FIELD_CONTENT);
+  mark(call.url, DOBERMAN_FIELD_URL);
+  for (size_t i = 0; i < call.arg_count; ++i) mark(call.args[i], DOBERMAN_FIELD_ARGS);
+  for (size_t i = 0; i < call.prompt_count; ++i) mark(call.prompt[i].text, DOBERMAN_FIELD_PROMPT);
+  return fields;
+}
+
 std::span<const char* const> PreferredPlatforms() {
   static const char* const kAvx512[] = {"avx512", "avx2", "generic"};
   static const char* const kAvx2[] = {"avx2", "generic"};

@@ -7,12 +7,12 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "blob_loader.h"
 #include "doberman/doberman.h"
 #include "envelope.h"
 #include "shell_normalizer.h"
@@ -134,11 +134,14 @@ struct LoadOptions {
   // When set, the blob area of `bytes` is not read: fetch_blob(offset, size, dest) copies that
   // range of the blob area to `dest` (private memory) and returns false on failure. Only databases
   // this handle loads are fetched, each right before its digest is checked.
-  std::function<bool(uint64_t offset, uint64_t size, uint8_t* dest)> fetch_blob;
+  BlobFetch fetch_blob;
 };
 
 // The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).
 uint32_t ScopesForFields(uint32_t fields);
+
+// Bit (1u << doberman_field) per field of `call` that holds text: the fields deciding it scans.
+uint32_t FieldsOfCall(const doberman_call& call);
 
 // Loads a pack from `bytes`, which the pack does not keep: tables are decoded into owned strings
 // and Hyperscan copies each database. The caller must hold `bytes` in private memory for the call
