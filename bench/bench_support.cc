@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -35,6 +36,12 @@ bool ReadFile(const std::string& path, std::string* out) {
   return true;
 }
 
+bool WriteFile(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  return static_cast<bool>(out);
+}
+
 LoadedPack::~LoadedPack() {
   doberman_scratch_free(scratch);
   doberman_pack_free(pack);
@@ -64,6 +71,25 @@ bool LoadPack(const std::string& pack_path, const std::string& pubkey_path, Load
     return false;
   }
   return true;
+}
+
+std::string Env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+LoadedPack* BenchPackFromEnv() {
+  // Kept for the process's lifetime: benchmarks run until exit.
+  static LoadedPack* lp = [] {
+    auto* p = new LoadedPack;
+    if (Env("DOBERMAN_BENCH_PACK").empty() ||
+        !LoadPack(Env("DOBERMAN_BENCH_PACK"), Env("DOBERMAN_BENCH_PUBKEY"), p)) {
+      delete p;
+      return static_cast<LoadedPack*>(nullptr);
+    }
+    return p;
+  }();
+  return lp;
 }
 
 void Payload::BuildViews() {

@@ -26,6 +26,8 @@ int ScopeIndexOf(std::string_view name);  // -1 when unknown
 
 // Reads a whole file; false when it cannot be read.
 bool ReadFile(const std::string& path, std::string* out);
+// Writes `text` to `path` (replacing it); false when it cannot be written.
+bool WriteFile(const std::string& path, std::string_view text);
 
 // A pack loaded and verified through doberman_pack_load_file, with one scratch.
 struct LoadedPack {
@@ -36,6 +38,13 @@ struct LoadedPack {
 };
 // Loads `pack_path` trusting the public key file `pubkey_path`; prints the reason and returns false on failure.
 bool LoadPack(const std::string& pack_path, const std::string& pubkey_path, LoadedPack* out);
+
+// An environment variable's value, or "" when unset.
+std::string Env(const char* name);
+
+// For the Google Benchmark programs: the pack named by DOBERMAN_BENCH_PACK (trusting
+// DOBERMAN_BENCH_PUBKEY), loaded once per process; nullptr when unset or refused.
+LoadedPack* BenchPackFromEnv();
 
 // One (scope, text) unit as the decider scans it.
 struct Unit {

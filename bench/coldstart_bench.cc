@@ -133,12 +133,7 @@ int Main(int argc, char** argv) {
     json += buf;
   }
   json += "}\n";
-  if (!json_out.empty()) {
-    FILE* f = std::fopen(json_out.c_str(), "w");
-    if (f == nullptr) return 1;
-    std::fputs(json.c_str(), f);
-    std::fclose(f);
-  }
+  if (!json_out.empty() && !WriteFile(json_out, json)) return 1;
   return 0;
 }
 

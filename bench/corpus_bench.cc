@@ -386,12 +386,7 @@ int Main(int argc, char** argv) {
     json += "}}";
   }
   json += "}}\n";
-  if (!o.json_out.empty()) {
-    FILE* f = std::fopen(o.json_out.c_str(), "w");
-    if (f == nullptr) return 1;
-    std::fwrite(json.data(), 1, json.size(), f);
-    std::fclose(f);
-  }
+  if (!o.json_out.empty() && !WriteFile(o.json_out, json)) return 1;
   return 0;
 }
 

@@ -1,6 +1,7 @@
-// Micro benchmarks of the runtime's public entry points on a real pack and corpus: doberman_decide per
-// workload, the bare Hyperscan floor over the same units, pack load (file and memory), scratch creation,
-// and the hook's payload parsing (not part of "decide", shown for the whole-process budget).
+// Micro benchmarks of the runtime's public entry points on a real pack and corpus: doberman_decide
+// per workload, the bare Hyperscan floor over the same units, pack load (file and memory), scratch
+// creation, and the hook's payload parsing (not part of "decide", shown for the whole-process
+// budget).
 //
 // Environment: DOBERMAN_BENCH_PACK (signed pack), DOBERMAN_BENCH_PUBKEY (its public key file) and
 // DOBERMAN_BENCH_CORPUS (a folder with cmd200.jsonl, prompt.jsonl, write4k.jsonl, write1m.jsonl, as
@@ -20,24 +21,6 @@
 namespace doberman::bench {
 namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-LoadedPack* Pack() {
-  static LoadedPack* lp = [] {
-    auto* p = new LoadedPack;
-    if (Env("DOBERMAN_BENCH_PACK").empty() ||
-        !LoadPack(Env("DOBERMAN_BENCH_PACK"), Env("DOBERMAN_BENCH_PUBKEY"), p)) {
-      delete p;
-      return static_cast<LoadedPack*>(nullptr);
-    }
-    return p;
-  }();
-  return lp;
-}
-
 const std::vector<Payload>* Corpus(const std::string& name) {
   static std::map<std::string, std::unique_ptr<std::vector<Payload>>> cache;
   auto it = cache.find(name);
@@ -46,19 +29,21 @@ const std::vector<Payload>* Corpus(const std::string& name) {
   size_t skipped = 0;
   std::string error;
   if (Env("DOBERMAN_BENCH_CORPUS").empty() ||
-      !ReadCorpus(Env("DOBERMAN_BENCH_CORPUS") + "/" + name + ".jsonl", v.get(), &skipped, &error) ||
+      !ReadCorpus(Env("DOBERMAN_BENCH_CORPUS") + "/" + name + ".jsonl", v.get(), &skipped,
+                  &error) ||
       v->empty()) {
     v.reset();
-  } else if (Pack() != nullptr) {
+  } else if (BenchPackFromEnv() != nullptr) {
     for (Payload& p : *v) {
-      for (const doberman_call& call : p.views) BuildUnits(Pack()->internal(), call, &p.units);
+      for (const doberman_call& call : p.views)
+        BuildUnits(BenchPackFromEnv()->internal(), call, &p.units);
     }
   }
   return (cache[name] = std::move(v)).get();
 }
 
 void BM_Decide(benchmark::State& state, const char* corpus) {
-  LoadedPack* lp = Pack();
+  LoadedPack* lp = BenchPackFromEnv();
   const std::vector<Payload>* c = Corpus(corpus);
   if (lp == nullptr || c == nullptr) {
     state.SkipWithError("set DOBERMAN_BENCH_PACK, DOBERMAN_BENCH_PUBKEY and DOBERMAN_BENCH_CORPUS");
@@ -81,7 +66,7 @@ void BM_Decide(benchmark::State& state, const char* corpus) {
 }
 
 void BM_HyperscanFloor(benchmark::State& state, const char* corpus) {
-  LoadedPack* lp = Pack();
+  LoadedPack* lp = BenchPackFromEnv();
   const std::vector<Payload>* c = Corpus(corpus);
   if (lp == nullptr || c == nullptr) {
     state.SkipWithError("set DOBERMAN_BENCH_PACK, DOBERMAN_BENCH_PUBKEY and DOBERMAN_BENCH_CORPUS");
@@ -148,8 +133,8 @@ void BM_PackLoad(benchmark::State& state, bool from_file) {
     doberman_pack* p = nullptr;
     doberman_status s =
         from_file ? doberman_pack_load_file(path.c_str(), &options, &p, nullptr, 0)
-                  : doberman_pack_load_memory(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(),
-                                              &options, &p, nullptr, 0);
+                  : doberman_pack_load_memory(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                              bytes.size(), &options, &p, nullptr, 0);
     if (s != DOBERMAN_OK) {
       state.SkipWithError("load failed");
       break;
@@ -160,7 +145,7 @@ void BM_PackLoad(benchmark::State& state, bool from_file) {
 }
 
 void BM_ScratchCreate(benchmark::State& state) {
-  LoadedPack* lp = Pack();
+  LoadedPack* lp = BenchPackFromEnv();
   if (lp == nullptr) {
     state.SkipWithError("set DOBERMAN_BENCH_PACK and DOBERMAN_BENCH_PUBKEY");
     return;

@@ -1,6 +1,7 @@
 // Micro benchmarks of the views the decider builds before scanning: shell normalization of commands
-// (the pack's own tables), Unicode folding of prompts, the search for encoded runs and their decoding,
-// and path canonicalisation. Same environment as decide_bench (DOBERMAN_BENCH_PACK, _PUBKEY, _CORPUS).
+// (the pack's own tables), Unicode folding of prompts, the search for encoded runs and their
+// decoding, and path canonicalisation. Same environment as decide_bench (DOBERMAN_BENCH_PACK,
+// _PUBKEY, _CORPUS).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -14,24 +15,6 @@
 namespace doberman::bench {
 namespace {
 
-std::string Env(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? v : "";
-}
-
-LoadedPack* Pack() {
-  static LoadedPack* lp = [] {
-    auto* p = new LoadedPack;
-    if (Env("DOBERMAN_BENCH_PACK").empty() ||
-        !LoadPack(Env("DOBERMAN_BENCH_PACK"), Env("DOBERMAN_BENCH_PUBKEY"), p)) {
-      delete p;
-      return static_cast<LoadedPack*>(nullptr);
-    }
-    return p;
-  }();
-  return lp;
-}
-
 // Field `which` of every call in corpus `name`: "command", "prompt", "content" or "path".
 std::vector<std::string> Texts(const std::string& name, const std::string& which) {
   std::vector<Payload> payloads;
@@ -39,7 +22,8 @@ std::vector<std::string> Texts(const std::string& name, const std::string& which
   std::string error;
   std::vector<std::string> out;
   if (Env("DOBERMAN_BENCH_CORPUS").empty() ||
-      !ReadCorpus(Env("DOBERMAN_BENCH_CORPUS") + "/" + name + ".jsonl", &payloads, &skipped, &error)) {
+      !ReadCorpus(Env("DOBERMAN_BENCH_CORPUS") + "/" + name + ".jsonl", &payloads, &skipped,
+                  &error)) {
     return out;
   }
   for (const Payload& p : payloads) {
@@ -56,7 +40,7 @@ std::vector<std::string> Texts(const std::string& name, const std::string& which
 }
 
 void BM_ShellNormalize(benchmark::State& state) {
-  LoadedPack* lp = Pack();
+  LoadedPack* lp = BenchPackFromEnv();
   std::vector<std::string> commands = Texts("cmd200", "command");
   if (lp == nullptr || commands.empty()) {
     state.SkipWithError("set DOBERMAN_BENCH_PACK, DOBERMAN_BENCH_PUBKEY and DOBERMAN_BENCH_CORPUS");

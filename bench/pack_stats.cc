@@ -158,12 +158,7 @@ int Main(int argc, char** argv) {
       Median(scratch_distinct_ms), Median(scratch_per_scope_ms), Median(sha512_ms),
       Median(blake2b_ms), Median(bash_file_ms), rss_before, rss_after);
   std::fputs(buf, stderr);
-  if (!json_out.empty()) {
-    FILE* f = std::fopen(json_out.c_str(), "w");
-    if (f == nullptr) return 1;
-    std::fputs(buf, f);
-    std::fclose(f);
-  }
+  if (!json_out.empty() && !WriteFile(json_out, buf)) return 1;
   return 0;
 }
 
