@@ -237,34 +237,38 @@ std::string DecodeString(std::string_view body, std::vector<EscapeProblem>* prob
   return out;
 }
 
+void AppendQuotedAscii(unsigned char c, std::string* out) {
+  switch (c) {
+    case '"':
+      *out += "\\\"";
+      break;
+    case '\\':
+      *out += "\\\\";
+      break;
+    case '\n':
+      *out += "\\n";
+      break;
+    case '\t':
+      *out += "\\t";
+      break;
+    case '\r':
+      *out += "\\r";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7F) {
+        AppendHexByte(c, out);
+      } else {
+        out->push_back(static_cast<char>(c));
+      }
+  }
+}
+
 std::string QuoteString(std::string_view value) {
   std::string out = "\"";
   for (size_t i = 0; i < value.size();) {
     unsigned char c = static_cast<unsigned char>(value[i]);
     if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        default:
-          if (c < 0x20 || c == 0x7F) {
-            AppendHexByte(c, &out);
-          } else {
-            out.push_back(static_cast<char>(c));
-          }
-      }
+      AppendQuotedAscii(c, &out);
       ++i;
       continue;
     }

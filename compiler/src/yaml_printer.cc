@@ -49,30 +49,7 @@ std::string YamlQuote(std::string_view value) {
   for (size_t i = 0; i < value.size();) {
     unsigned char c = static_cast<unsigned char>(value[i]);
     if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        default:
-          if (c < 0x20 || c == 0x7F) {
-            std::snprintf(buf, sizeof buf, "\\x%02X", c);
-            out += buf;
-          } else {
-            out.push_back(static_cast<char>(c));
-          }
-      }
+      dsl::AppendQuotedAscii(c, &out);
       ++i;
       continue;
     }
