@@ -24,6 +24,24 @@ void CommentQueue::FlushBefore(const Loc& at, size_t indent, std::string_view ma
   }
 }
 
+bool PrinterCore::Print(const ParsedFile& file) {
+  if (const auto* m = std::get_if<ManifestAst>(&file)) {
+    Manifest(*m);
+  } else if (const auto* r = std::get_if<RuleFileAst>(&file)) {
+    RuleFile(*r);
+  } else {
+    return Fail(Loc{}, "nothing to print: the file did not parse");
+  }
+  comments_.FlushBefore(Loc{}, 0, marker_, &out_);
+  return ok_;
+}
+
+bool PrinterCore::Fail(Loc loc, std::string message) {
+  if (ok_) error_ = PrintError{loc, std::move(message)};
+  ok_ = false;
+  return false;
+}
+
 std::vector<SourceComment> YamlComments(std::string_view text) {
   std::vector<SourceComment> out;
   uint32_t line = 1;
@@ -55,29 +73,12 @@ enum class Slot {
   kWrapper,  // a wrapper name: value_options and positional would be read as options
 };
 
-class DslPrinter {
+class DslPrinter : public PrinterCore {
  public:
   DslPrinter(const std::vector<SourceComment>& comments, std::string* out, PrintError* error)
-      : comments_(comments), out_(*out), error_(*error) {}
-
-  bool Print(const ParsedFile& file) {
-    if (const auto* m = std::get_if<ManifestAst>(&file)) {
-      Manifest(*m);
-    } else if (const auto* r = std::get_if<RuleFileAst>(&file)) {
-      RuleFile(*r);
-    } else {
-      return Fail(Loc{}, "nothing to print: the file did not parse");
-    }
-    comments_.FlushBefore(Loc{}, 0, "//", &out_);
-    return ok_;
-  }
+      : PrinterCore(comments, "//", out, error) {}
 
  private:
-  bool Fail(Loc loc, std::string message) {
-    if (ok_) error_ = PrintError{loc, std::move(message)};
-    ok_ = false;
-    return false;
-  }
 
   static std::string Word(const std::string& v, Slot slot) {
     bool bare = dsl::IsWordText(v) && v != "when";
@@ -150,7 +151,7 @@ class DslPrinter {
   }
 
   // ---- rules --------------------------------------------------------------------------------
-  void RuleFile(const RuleFileAst& f) {
+  void RuleFile(const RuleFileAst& f) override {
     bool first = true;
     for (const ShellAst& s : f.shell) {
       if (!first) out_ += "\n";
@@ -354,7 +355,7 @@ class DslPrinter {
   }
 
   // ---- manifests ----------------------------------------------------------------------------
-  void Manifest(const ManifestAst& m) {
+  void Manifest(const ManifestAst& m) override {
     Comments(m.loc);
     Line(std::string("pack") + (m.name.present() ? " " + Word(m.name.value, Slot::kValue) : "") +
          " {");
@@ -381,11 +382,7 @@ class DslPrinter {
     Line("}");
   }
 
-  CommentQueue comments_;
-  std::string& out_;
-  PrintError& error_;
   size_t indent_ = 0;
-  bool ok_ = true;
 };
 
 }  // namespace

@@ -45,6 +45,35 @@ class CommentQueue {
   size_t next_ = 0;
 };
 
+// What both printers (DSL here, YAML in yaml_printer.cc) share: the output, the comment queue, the
+// dispatch on the kind of file, and the first error (printing goes on after one, so the caller is
+// told the earliest reason).
+class PrinterCore {
+ public:
+  // Prints a manifest or a rule file, then the comments left after it.
+  bool Print(const ParsedFile& file);
+
+ protected:
+  PrinterCore(const std::vector<SourceComment>& comments, std::string_view comment_marker,
+              std::string* out, PrintError* error)
+      : comments_(comments), out_(*out), error_(*error), marker_(comment_marker) {}
+  virtual ~PrinterCore() = default;
+  PrinterCore(const PrinterCore&) = delete;
+  PrinterCore& operator=(const PrinterCore&) = delete;
+
+  virtual void Manifest(const ManifestAst& m) = 0;
+  virtual void RuleFile(const RuleFileAst& f) = 0;
+  bool Fail(Loc loc, std::string message);
+
+  CommentQueue comments_;
+  std::string& out_;
+  PrintError& error_;
+  bool ok_ = true;
+
+ private:
+  std::string_view marker_;
+};
+
 }  // namespace doberman::compiler
 
 #endif  // DOBERMAN_COMPILER_DSL_PRINTER_H_

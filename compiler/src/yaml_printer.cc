@@ -78,29 +78,12 @@ std::string YamlQuote(std::string_view value) {
 
 namespace {
 
-class YamlPrinter {
+class YamlPrinter : public PrinterCore {
  public:
   YamlPrinter(const std::vector<SourceComment>& comments, std::string* out, PrintError* error)
-      : comments_(comments), out_(*out), error_(*error) {}
-
-  bool Print(const ParsedFile& file) {
-    if (const auto* m = std::get_if<ManifestAst>(&file)) {
-      Manifest(*m);
-    } else if (const auto* r = std::get_if<RuleFileAst>(&file)) {
-      RuleFile(*r);
-    } else {
-      return Fail(Loc{}, "nothing to print: the file did not parse");
-    }
-    comments_.FlushBefore(Loc{}, 0, "#", &out_);
-    return ok_;
-  }
+      : PrinterCore(comments, "#", out, error) {}
 
  private:
-  bool Fail(Loc loc, std::string message) {
-    if (ok_) error_ = PrintError{loc, std::move(message)};
-    ok_ = false;
-    return false;
-  }
 
   void Comments(const Loc& loc, size_t indent) {
     if (loc.known()) comments_.FlushBefore(loc, indent, "#", &out_);
@@ -131,7 +114,7 @@ class YamlPrinter {
   }
 
   // ---- rules --------------------------------------------------------------------------------
-  void RuleFile(const RuleFileAst& f) {
+  void RuleFile(const RuleFileAst& f) override {
     if (f.shell.size() > 1) Fail(f.shell[1].loc, "YAML holds one `shell:` table per file");
     for (const ShellAst& s : f.shell) Shell(s);
     if (f.rules.empty() && !f.shell.empty()) return;
@@ -325,7 +308,7 @@ class YamlPrinter {
   }
 
   // ---- manifests ----------------------------------------------------------------------------
-  void Manifest(const ManifestAst& m) {
+  void Manifest(const ManifestAst& m) override {
     Comments(m.loc, 0);
     bool empty = !m.name.present() && !m.version.present() && !m.revision.present() &&
                  !m.description.present() && !m.expires.present();
@@ -348,10 +331,6 @@ class YamlPrinter {
     }
   }
 
-  CommentQueue comments_;
-  std::string& out_;
-  PrintError& error_;
-  bool ok_ = true;
   bool first_in_item_ = false;
 };
 
