@@ -389,14 +389,7 @@ class DslPrinter : public PrinterCore {
 
 bool PrintDsl(const ParsedFile& file, const std::vector<SourceComment>& comments, std::string* out,
               PrintError* error) {
-  std::string text;
-  PrintError e;
-  if (!DslPrinter(comments, &text, &e).Print(file)) {
-    if (error != nullptr) *error = e;
-    return false;
-  }
-  *out = std::move(text);
-  return true;
+  return PrintWhole<DslPrinter>(file, comments, out, error);
 }
 
 }  // namespace doberman::compiler

@@ -8,6 +8,7 @@
 #define DOBERMAN_COMPILER_DSL_PRINTER_H_
 
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -73,6 +74,21 @@ class PrinterCore {
  private:
   std::string_view marker_;
 };
+
+// Runs a fresh `Printer` (a PrinterCore) into a temporary: `out` is written only when the whole file
+// printed, `error` (may be null) only when it did not.
+template <typename Printer>
+bool PrintWhole(const ParsedFile& file, const std::vector<SourceComment>& comments,
+                std::string* out, PrintError* error) {
+  std::string text;
+  PrintError e;
+  if (!Printer(comments, &text, &e).Print(file)) {
+    if (error != nullptr) *error = e;
+    return false;
+  }
+  *out = std::move(text);
+  return true;
+}
 
 }  // namespace doberman::compiler
 

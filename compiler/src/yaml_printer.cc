@@ -338,14 +338,7 @@ class YamlPrinter : public PrinterCore {
 
 bool PrintYaml(const ParsedFile& file, const std::vector<SourceComment>& comments, std::string* out,
                PrintError* error) {
-  std::string text;
-  PrintError e;
-  if (!YamlPrinter(comments, &text, &e).Print(file)) {
-    if (error != nullptr) *error = e;
-    return false;
-  }
-  *out = std::move(text);
-  return true;
+  return PrintWhole<YamlPrinter>(file, comments, out, error);
 }
 
 }  // namespace doberman::compiler
