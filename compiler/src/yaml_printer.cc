@@ -94,6 +94,13 @@ class YamlPrinter : public PrinterCore {
     return YamlQuote(t.value);
   }
 
+  // A list item written as a flow mapping of `key: value` fields: `    - {a: 1, b: 2}`.
+  void FlowMapItem(const std::vector<std::string>& fields) {
+    out_ += "    - {";
+    for (size_t k = 0; k < fields.size(); ++k) out_ += (k ? ", " : "") + fields[k];
+    out_ += "}\n";
+  }
+
   std::string Flow(const std::vector<Text>& list, Loc context) {
     std::string out = "[";
     for (size_t i = 0; i < list.size(); ++i)
@@ -285,9 +292,7 @@ class YamlPrinter : public PrinterCore {
           fields.push_back("value_options: " + Flow(w.value_options, s.loc));
         if (w.positional.present())
           fields.push_back("positional: " + YamlQuote(w.positional.value));
-        std::string line = "{";
-        for (size_t k = 0; k < fields.size(); ++k) line += (k ? ", " : "") + fields[k];
-        out_ += "    - " + line + "}\n";
+        FlowMapItem(fields);
       }
     }
     KeyList(2, "shells", s.shells, s.loc);
@@ -300,9 +305,7 @@ class YamlPrinter : public PrinterCore {
         if (a.command.present()) fields.push_back("command: " + YamlQuote(a.command.value));
         if (a.from.present()) fields.push_back("from: " + YamlQuote(a.from.value));
         if (a.to.present()) fields.push_back("to: " + YamlQuote(a.to.value));
-        std::string line = "{";
-        for (size_t k = 0; k < fields.size(); ++k) line += (k ? ", " : "") + fields[k];
-        out_ += "    - " + line + "}\n";
+        FlowMapItem(fields);
       }
     }
   }
