@@ -263,7 +263,8 @@ void ScanCall(Scratch& s, const doberman_call& call) {
   const Pack& pack = s.pack;
   // A handle loaded for some fields only (doberman_load_options.fields) cannot judge the others: a
   // call that has one is answered from what was loaded and floored at AUTH.
-  if ((ScopesForFields(FieldsOfCall(call)) & ~pack.loaded_scopes) != 0) {
+  if (pack.loaded_scopes != kAllScopes &&
+      (ScopesForFields(FieldsOfCall(call)) & ~pack.loaded_scopes) != 0) {
     Raise(s, DOBERMAN_E_NOT_LOADED);
   }
   CallScanner scanner(s);

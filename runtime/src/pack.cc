@@ -206,7 +206,7 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
                                      uint32_t wanted_scopes, const BlobFetch& fetch_blob,
                                      Pack* pack, std::string* error) {
-  pack->loaded_scopes = (1u << kScopeCount) - 1;
+  pack->loaded_scopes = kAllScopes;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
   // Databases with the same group id are platform variants of one pattern set; every group is
@@ -426,7 +426,7 @@ doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::s
   }
   const fb::Pack* fp = fb::GetPack(parts.payload.data());
   if ((s = DecodeTables(*fp, &pack, error)) != DOBERMAN_OK) return s;
-  return DeserializeDatabases(*fp, parts.blobs, (1u << kScopeCount) - 1, nullptr, &pack, error);
+  return DeserializeDatabases(*fp, parts.blobs, kAllScopes, nullptr, &pack, error);
 }
 
 doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,

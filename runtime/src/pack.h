@@ -21,6 +21,7 @@
 namespace doberman::internal {
 
 inline constexpr int kScopeCount = 9;  // fb::Scope values 0..8
+inline constexpr uint32_t kAllScopes = (1u << kScopeCount) - 1;
 enum ScopeIndex : uint8_t {
   kScopeTool = 0,
   kScopeCommand = 1,
@@ -117,8 +118,8 @@ struct Pack {
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
-  uint32_t loaded_scopes =
-      0;  // bit per scope whose every database was loaded (LoadOptions::scopes)
+  // Bit per scope whose every database was loaded (LoadOptions::scopes).
+  uint32_t loaded_scopes = 0;
   std::vector<std::unique_ptr<PackDatabase>> databases;
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
@@ -129,8 +130,8 @@ struct LoadOptions {
   std::span<const doberman_public_key> trusted;
   const char* state_path = nullptr;
   int64_t now_unix = 0;
-  uint32_t scopes =
-      (1u << kScopeCount) - 1;  // databases serving none of these are neither hashed nor loaded
+  // Databases serving none of these scopes are neither hashed nor loaded.
+  uint32_t scopes = kAllScopes;
   // When set, the blob area of `bytes` is not read: fetch_blob(offset, size, dest) copies that
   // range of the blob area to `dest` (private memory) and returns false on failure. Only databases
   // this handle loads are fetched, each right before its digest is checked.
