@@ -4,11 +4,15 @@
 // generic platform).
 //
 //   doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] [--json OUT]
+//                    [--marginal]
 //
 // For each database as the pack groups them (one may serve several scopes; the export lists the
 // groups): size and scan time per payload for the set as packed, the same set tuned for this CPU,
 // and the set without any SOM; then every pattern compiled alone, ranked by its scan time over the
-// database's units, to name the patterns that cost the most.
+// database's units, to name the patterns that cost the most. With --marginal, also what each
+// pattern adds to its database as packed: the set compiled without it, bytes and scan time saved
+// (slow: one compile per pattern). A pattern's size alone says little about what it adds to a set;
+// this does.
 #include <hs/hs.h>
 
 #include <algorithm>
@@ -146,10 +150,68 @@ size_t Matches(const Db& db, const std::vector<std::vector<std::string>>& payloa
   return n;
 }
 
+// What each pattern adds to the set `ps` as packed: compiled without it, the bytes and scan time
+// (nanoseconds per payload, summed over the corpora) saved. Reported largest bytes first, `top` of
+// them; returns the JSON member ",\"marginal\":[...]" for the database's object.
+std::string MarginalCosts(const std::vector<const Pattern*>& ps,
+                          const std::map<std::string, std::vector<std::vector<std::string>>>& units,
+                          const std::map<std::string, size_t>& payload_count, double budget,
+                          size_t top);
+
 std::string Json(const std::string& s) {
   std::string out;
   doberman::internal::AppendJsonString(s, &out);
   return out;
+}
+
+double NsPerPayload(const Db& db,
+                    const std::map<std::string, std::vector<std::vector<std::string>>>& units,
+                    const std::map<std::string, size_t>& payload_count, double budget) {
+  double ns = 0;
+  for (const auto& [cname, u] : units) {
+    ns += ScanNs(db, u, budget) * static_cast<double>(u.size()) /
+          static_cast<double>(payload_count.at(cname));
+  }
+  return ns;
+}
+
+std::string MarginalCosts(const std::vector<const Pattern*>& ps,
+                          const std::map<std::string, std::vector<std::vector<std::string>>>& units,
+                          const std::map<std::string, size_t>& payload_count, double budget,
+                          size_t top) {
+  Db whole;
+  if (ps.size() < 2 || !Compile(ps, Variant::kPacked, &whole)) return "";
+  const double whole_ns = NsPerPayload(whole, units, payload_count, budget);
+  struct Saving {
+    const Pattern* p;
+    long long bytes;
+    double ns;
+  };
+  std::vector<Saving> savings;
+  for (size_t i = 0; i < ps.size(); ++i) {
+    std::vector<const Pattern*> rest = ps;
+    rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+    Db db;
+    if (!Compile(rest, Variant::kPacked, &db)) continue;
+    savings.push_back({ps[i],
+                       static_cast<long long>(whole.bytes) - static_cast<long long>(db.bytes),
+                       whole_ns - NsPerPayload(db, units, payload_count, budget)});
+  }
+  std::sort(savings.begin(), savings.end(),
+            [](const Saving& a, const Saving& b) { return a.bytes > b.bytes; });
+  std::fprintf(stderr,
+               "  marginal cost in the set (%zu bytes, %.0f ns per payload over all corpora):\n",
+               whole.bytes, whole_ns);
+  std::string json = ",\"marginal\":[";
+  for (size_t k = 0; k < std::min(top, savings.size()); ++k) {
+    const Saving& s = savings[k];
+    std::fprintf(stderr, "    %8lld B %7.0f ns  %s  %s\n", s.bytes, s.ns, s.p->rule.c_str(),
+                 s.p->regex.substr(0, 70).c_str());
+    json += std::string(k ? "," : "") + "{\"rule\":" + Json(s.p->rule) +
+            ",\"regex\":" + Json(s.p->regex) + ",\"bytes\":" + std::to_string(s.bytes) +
+            ",\"ns_per_payload\":" + std::to_string(s.ns) + "}";
+  }
+  return json + "]";
 }
 
 int Main(int argc, char** argv) {
@@ -157,8 +219,15 @@ int Main(int argc, char** argv) {
   std::vector<std::string> corpora;
   size_t top = 8;
   double budget = 0.15;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool marginal = false;
+  for (int i = 1; i < argc; i += 2) {
     std::string a = argv[i];
+    if (a == "--marginal") {
+      marginal = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) break;
     if (a == "--patterns")
       patterns_path = argv[i + 1];
     else if (a == "--units")
@@ -175,7 +244,7 @@ int Main(int argc, char** argv) {
   if (patterns_path.empty() || units_path.empty()) {
     std::fputs(
         "usage: doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] "
-        "[--json OUT]\n",
+        "[--json OUT] [--marginal]\n",
         stderr);
     return 2;
   }
@@ -400,7 +469,9 @@ int Main(int argc, char** argv) {
       }
       json += "]";
     }
-    json += "}}";
+    json += "}";
+    if (marginal) json += MarginalCosts(ps, group_units, payload_count, budget, top);
+    json += "}";
   }
   json += "}}\n";
   if (!json_out.empty()) {

@@ -3,8 +3,6 @@
 #include "blob_loader.h"
 
 #include <algorithm>
-#include <memory>
-#include <new>
 #include <numeric>
 #include <system_error>
 #include <thread>
@@ -17,30 +15,37 @@ namespace {
 
 constexpr size_t kParallelBytes = 256u << 10;
 
-// One thread's reusable read buffer; not zero-filled (every byte used is read first).
+// One thread's reusable read buffer (its first job is its largest, so it is mapped once).
 struct ReadBuffer {
-  std::unique_ptr<uint8_t[]> bytes;
-  size_t capacity = 0;
+  PageMemory memory;
   uint8_t* Reserve(size_t n) {
-    if (n > capacity) {
-      bytes.reset(new uint8_t[n]);
-      capacity = n;
-    }
-    return bytes.get();
+    if (n > memory.size()) memory = PageMemory(n);
+    return memory.data();
   }
 };
+
+// Deserializes into populated pages of our own (hs_deserialize_database would malloc and then
+// fault them in one by one); the job owns the memory.
+hs_error_t Deserialize(std::span<const uint8_t> blob, BlobJob& job) {
+  const char* bytes = reinterpret_cast<const char*>(blob.data());
+  size_t size = 0;
+  hs_error_t e = hs_serialized_database_size(bytes, blob.size(), &size);
+  if (e != HS_SUCCESS) return e;
+  PageMemory memory(size);
+  if (memory.data() == nullptr) return HS_NOMEM;
+  auto* db = reinterpret_cast<hs_database_t*>(memory.data());
+  e = hs_deserialize_database_at(bytes, blob.size(), db);
+  if (e != HS_SUCCESS) return e;
+  job.memory = std::move(memory);
+  job.db = db;
+  return HS_SUCCESS;
+}
 
 void Open(BlobJob& job, const BlobFetch& fetch, ReadBuffer* buffer) {
   std::span<const uint8_t> blob = job.blob;
   if (fetch) {
-    uint8_t* dest = nullptr;
-    try {
-      dest = buffer->Reserve(blob.size() + 1);
-    } catch (const std::bad_alloc&) {
-      job.fetched = false;
-      return;
-    }
-    if (!fetch(job.offset, blob.size(), dest)) {
+    uint8_t* dest = buffer->Reserve(blob.size() + 1);
+    if (dest == nullptr || !fetch(job.offset, blob.size(), dest)) {
       job.fetched = false;
       return;
     }
@@ -48,8 +53,7 @@ void Open(BlobJob& job, const BlobFetch& fetch, ReadBuffer* buffer) {
   }
   job.digest_ok = BlobMatchesDigest(blob, job.digest);
   if (!job.digest_ok) return;
-  job.error =
-      hs_deserialize_database(reinterpret_cast<const char*>(blob.data()), blob.size(), &job.db);
+  job.error = Deserialize(blob, job);
 }
 
 void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const BlobFetch& fetch) {

@@ -10,6 +10,8 @@
 #include <functional>
 #include <span>
 
+#include "page_memory.h"
+
 namespace doberman::internal {
 
 struct BlobJob {
@@ -18,10 +20,11 @@ struct BlobJob {
   uint64_t offset = 0;  // of the blob in the blob area, for the fetch callback
   bool fetched = true;  // false: the fetch callback failed (I/O), nothing else was tried
   // Results: digest_ok false means Hyperscan never saw the bytes; otherwise `error` is
-  // hs_deserialize_database's and `db` (owned by the caller) is set on HS_SUCCESS.
+  // Hyperscan's and, on HS_SUCCESS, `db` points into `memory` (move both to the owner).
   bool digest_ok = false;
   hs_error_t error = HS_INVALID;
   hs_database_t* db = nullptr;
+  PageMemory memory;
 };
 
 // Copies `size` bytes of the blob area, from `offset`, to `dest` (a file read); false on failure.

@@ -307,7 +307,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       job.blob = blobs.subspan(c.db->blob_offset(), c.db->blob_size());
       job.digest = {c.db->blob_digest()->data(), c.db->blob_digest()->size()};
       job_of.push_back(jobs.size());
-      jobs.push_back(job);
+      jobs.push_back(std::move(job));
     }
     entries.push_back(std::move(entry));
   }
@@ -317,7 +317,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   OpenBlobs(jobs, fetch_blob);
   // Whatever happens below, every deserialized database ends up owned by an entry.
   for (size_t e = 0; e < entries.size(); ++e) {
-    if (job_of[e] != SIZE_MAX) entries[e]->db = jobs[job_of[e]].db;
+    if (job_of[e] == SIZE_MAX) continue;
+    entries[e]->db = jobs[job_of[e]].db;
+    entries[e]->memory = std::move(jobs[job_of[e]].memory);
   }
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
@@ -360,10 +362,6 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
 }
 
 }  // namespace
-
-PackDatabase::~PackDatabase() {
-  if (db != nullptr) hs_free_database(db);
-}
 
 uint32_t ScopesForFields(uint32_t fields) {
   static constexpr std::pair<doberman_field, uint32_t> kMap[] = {

@@ -81,14 +81,15 @@ struct PatternInfo {
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
 // serves, so a unit is scanned only with patterns that can apply to it.
 struct PackDatabase {
-  hs_database_t* db = nullptr;        // owned
+  hs_database_t* db = nullptr;        // lives in `memory`
+  PageMemory memory;
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
   bool conditional = false;  // scanned only after a pattern with triggers_conditions matched
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;
-  ~PackDatabase();
+  ~PackDatabase() = default;
 };
 
 // What a unit of one scope is scanned with: every database serving the scope, in pack order.
