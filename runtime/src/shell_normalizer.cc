@@ -285,7 +285,7 @@ struct ShellNormalizer::Impl {
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
   std::string* NewSegment();
   void AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const;
-  void AppendArgs(std::string* s, const Level& lv, std::string_view argv0, size_t j,
+  void AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits, size_t j,
                   size_t e) const;
 };
 
@@ -1123,11 +1123,11 @@ void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t
 
 // Arguments j.. of a command: combined short flags split for split_flag_commands, then aliases, both
 // until `--`.
-void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, std::string_view argv0,
+void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits,
                                        size_t j, size_t e) const {
-  const bool split = norm.split_flag_commands_.find(argv0) != norm.split_flag_commands_.end();
-  const auto found = norm.aliases_.find(argv0);
-  const StringMap<std::string>* aliases = found == norm.aliases_.end() ? nullptr : &found->second;
+  const bool split = traits != nullptr && traits->split_flags;
+  const StringMap<std::string>* aliases =
+      traits == nullptr || traits->aliases.empty() ? nullptr : &traits->aliases;
   auto aliased = [aliases](std::string_view flag) -> std::string_view {
     if (aliases == nullptr) return flag;
     const auto it = aliases->find(flag);
@@ -1173,14 +1173,18 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   const size_t first = next(b);
   size_t i = skip_assignments(first);
   size_t wrapper = kNone;
+  // The traits of word i's basename, when that was looked up (the word the loop stopped at).
+  const CommandTraits* looked_up = nullptr;
+  size_t looked_up_at = kNone;
   while (i < e && (lv.words[i].flags & kSubst) == 0) {
-    const auto it = norm.wrappers_.find(Basename(View(lv, lv.words[i])));
-    if (it == norm.wrappers_.end()) break;
-    const WrapperSpec& spec = it->second;
-    const bool env = it->first == "env";
+    looked_up = norm.Traits(Basename(View(lv, lv.words[i])));
+    looked_up_at = i;
+    if (looked_up == nullptr || !looked_up->wrapper) break;
+    const WrapperSpec& spec = *looked_up->wrapper;
+    const bool env = spec.name == "env";
     // `command -v NAME` / `command -V NAME` only look NAME up: nothing after them runs, so the
     // segment stays `command -v ...` instead of being unwrapped into NAME's arguments.
-    const bool command_builtin = it->first == "command";
+    const bool command_builtin = spec.name == "command";
     bool lookup_only = false;
     const size_t wrapper_word = i;
     wrapper = i;
@@ -1249,7 +1253,10 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     // through `sh -c`: read them as a command line too (over-inclusive at worst).
     HandleJoined(lv, std::string_view(), i, e, depth);
   }
-  if (norm.shells_.find(argv0) != norm.shells_.end()) {
+  // The wrapper loop usually looked this very name up already.
+  const CommandTraits* traits =
+      looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);
+  if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {
     size_t j = next(i + 1);
@@ -1261,7 +1268,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   std::string* s = NewSegment();
   if (s == nullptr) return;
   AppendWord(s, argv0);
-  AppendArgs(s, lv, argv0, i + 1, e);
+  AppendArgs(s, lv, traits, i + 1, e);
   if (with_redirs) AppendRedirs(s, lv, b, e);
 }
 
@@ -1368,10 +1375,14 @@ void ShellNormalizer::Impl::HandleFindExec(Level& lv, size_t i, size_t e, size_t
 
 ShellNormalizer::ShellNormalizer(const ShellTables& tables, const ShellLimits& limits)
     : limits_(limits) {
-  for (const WrapperSpec& w : tables.wrappers) wrappers_.emplace(w.name, w);
-  for (const std::string& s : tables.shells) shells_.insert(s);
-  for (const std::string& s : tables.split_flag_commands) split_flag_commands_.insert(s);
-  for (const FlagAlias& a : tables.aliases) aliases_[a.command].emplace(a.from, a.to);
+  // A name listed twice as a wrapper keeps its first spec, as the separate table did.
+  for (const WrapperSpec& w : tables.wrappers) {
+    CommandTraits& t = commands_[w.name];
+    if (!t.wrapper) t.wrapper = w;
+  }
+  for (const std::string& s : tables.shells) commands_[s].shell = true;
+  for (const std::string& s : tables.split_flag_commands) commands_[s].split_flags = true;
+  for (const FlagAlias& a : tables.aliases) commands_[a.command].aliases.emplace(a.from, a.to);
 }
 
 ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* out) const {

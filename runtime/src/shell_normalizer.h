@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace doberman::internal {
@@ -148,12 +148,21 @@ class ShellNormalizer {
   };
   template <typename V>
   using StringMap = std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
-  using StringSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
 
-  StringMap<WrapperSpec> wrappers_;
-  StringSet shells_;
-  StringSet split_flag_commands_;
-  StringMap<StringMap<std::string>> aliases_;  // command -> (from -> to)
+  // Everything the tables say about one command name, so that a command word costs one lookup
+  // (four separate tables cost four hashes of the same word per segment).
+  struct CommandTraits {
+    std::optional<WrapperSpec> wrapper;
+    bool shell = false;
+    bool split_flags = false;
+    StringMap<std::string> aliases;  // from -> to
+  };
+  const CommandTraits* Traits(std::string_view name) const {
+    const auto it = commands_.find(name);
+    return it == commands_.end() ? nullptr : &it->second;
+  }
+
+  StringMap<CommandTraits> commands_;
   ShellLimits limits_;
 };
 
