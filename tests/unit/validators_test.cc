@@ -61,6 +61,69 @@ TEST(Validators, Placeholders) {
   }
 }
 
+// The placeholder filter's definition, written the slow, obvious way: each marker compared
+// caselessly at every position. LooksLikePlaceholder (lower-cased copy, string_view::find, and a
+// direct path for long values) must agree with it everywhere.
+bool ReferencePlaceholder(std::string_view v) {
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  auto contains = [&](std::string_view m) {
+    for (size_t i = 0; i + m.size() <= v.size(); ++i) {
+      size_t j = 0;
+      while (j < m.size() && lower(v[i + j]) == m[j]) ++j;
+      if (j == m.size()) return true;
+    }
+    return false;
+  };
+  if (v.size() < 6) return true;
+  for (std::string_view m :
+       {"your_",        "your-",      "yourapi",    "yourkey",     "yoursecret", "yourtoken",
+        "_here",        "-here",      "changeme",   "change_me",   "change-me",  "placeholder",
+        "example",      "dummy",      "sample",     "redacted",    "xxxx",       "****",
+        "....",         "<",          "${",         "{{",          "%s",         "replace",
+        "insert",       "fixme",      "todo",       "fake",        "notreal",    "not_a_real",
+        "secret_value", "mysecret",   "mypassword", "password123", "hunter2",    "s3cr3t",
+        "process.env",  "os.environ", "getenv",     "://"}) {
+    if (contains(m)) return true;
+  }
+  if (v.front() == '$' || v.front() == '~' ||
+      (v.size() > 2 && v.front() == '%' && v.back() == '%') ||
+      (v.front() == '.' && v.size() > 1 && v[1] == '/')) {
+    return true;
+  }
+  bool same = true, ascending = true;
+  for (size_t i = 1; i < v.size(); ++i) {
+    same = same && v[i] == v[0];
+    ascending = ascending && (v[i] == v[i - 1] + 1 || (v[i - 1] == '9' && v[i] == '0'));
+  }
+  return same || ascending;
+}
+
+TEST(Validators, PlaceholderFilterMatchesItsDefinition) {
+  std::mt19937 rng(11);
+  const std::string pieces[] = {"YOUR_", "Here", "ChangeMe",    "xXxX",    "*",      ".", "<", "$",
+                                "{",     "%S",   "://",         "GetEnv",  "s3Cr3T", "a", "Z", "7",
+                                "_",     "-",    "Process.Env", "example", "q",      "9"};
+  size_t placeholders = 0;
+  for (int iter = 0; iter < 20000; ++iter) {
+    std::string v;
+    const size_t parts = 1 + rng() % (iter % 50 == 0 ? 400 : 12);  // some past the 1024-byte copy
+    for (size_t k = 0; k < parts; ++k) {
+      if (rng() % 3 == 0) {
+        v += pieces[rng() % std::size(pieces)];
+      } else {
+        v += static_cast<char>(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[rng() % 62]);
+      }
+    }
+    const bool expected = ReferencePlaceholder(v);
+    placeholders += expected;
+    ASSERT_EQ(LooksLikePlaceholder(v), expected) << v;
+  }
+  // Both answers occur often enough for the comparison to mean something.
+  EXPECT_GT(placeholders, 2000u);
+  EXPECT_LT(placeholders, 18000u);
+}
+
 TEST(Validators, HashesAndUuids) {
   EXPECT_TRUE(LooksLikeHashOrUuid("7ee81c8821671157968b097f3e55309a1faa511e"));
   EXPECT_TRUE(LooksLikeHashOrUuid("123e4567-e89b-12d3-a456-426614174000"));
