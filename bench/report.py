@@ -370,11 +370,17 @@ def render(res, plot_name):
     # 7. load
     ps = res.packstats
     if ps:
-        goals.append(("Pack load (issue 3)", "<= 2 ms", "%s (file, median; %s pack)%s" % (
-            ms(ps.get("load_file_ms")), size(ps.get("file_bytes")),
+        load = ps.get("load_file_ms", 1e9)
+        # The goal is read on warm loads (the median of repeated loads in one process); the first
+        # load in a process also pays one-time library set-up, and a pass by a hair is said so.
+        goals.append(("Pack load (issue 3)", "<= 2 ms", "%s (file, median of warm loads; %s pack)%s%s" % (
+            ms(load), size(ps.get("file_bytes")),
+            "; first load in a process: %s" % ms(ps["first_load_ms"]) if ps.get("first_load_ms") is not None
+            else "",
             "; Bash fields only: %s" % ms(ps["load_bash_fields_ms"]) if ps.get("load_bash_fields_ms") is not None
-            else ""), ok(ps.get("load_file_ms", 1e9) <= 2),
-                      "" if ps.get("load_file_ms", 1e9) <= 2 else load_why(res)))
+            else ""), ok(load <= 2),
+                      ("within %.0f%% of the target: a busier run misses it" % (100 * (2 - load) / 2)
+                       if 1.9 <= load <= 2 else "") if load <= 2 else load_why(res)))
     L += ["## Goals", ""]
     if skipped:
         L += ["Not counted: %s (the pack has no rule that reads these inputs, so every engine scans nothing "
