@@ -749,6 +749,10 @@ def big_why(res):
             extra.append("%d of %s %d patterns apply to content; one database per scope would scan the 4 KiB "
                          "workload in %s instead of %s" % (fit[0]["content"], "its" if len(times) == 1 else
                                                            "the %s database's" % db, fit[1], t(y), t(x)))
+    e1, d1 = res.micro_ns("BM_EncodedRuns/write1m"), res.p50("write1m", "doberman")
+    if e1 and d1:
+        extra.append("the encoded-run search and decoding take %s of Doberman's %s (`BM_EncodedRuns/write1m`, "
+                     "%.0f%%)" % (t(e1), t(d1), 100 * e1 / d1))
     return "the bare Hyperscan scan of the pack's databases reaches only %.0f MB/s on this text%s." % (
         mbs, "".join("; " + e for e in extra))
 
@@ -959,8 +963,10 @@ def findings(res):
     e4 = res.micro_ns("BM_EncodedRuns/write4k")
     if e4:
         d = res.p50("write4k", "doberman")
+        e1 = res.micro_ns("BM_EncodedRuns/write1m")
         items.append("**The encoded-run search costs %s per 4 KiB** (`BM_EncodedRuns/write4k`, %.1f ns per "
-                     "byte%s)." % (t(e4), e4 / 4096, "; Doberman's whole write4k call: p50 %s" % t(d) if d else ""))
+                     "byte%s)%s." % (t(e4), e4 / 4096, "; Doberman's whole write4k call: p50 %s" % t(d) if d else "",
+                                     " and %s per MiB (`BM_EncodedRuns/write1m`)" % t(e1) if e1 else ""))
     for w, text in res.perf.items():
         for pct, dso, sym in perf_top(text, 40):
             if ("Placeholder" in sym or "Validators" in sym or "Entropy" in sym) and pct >= 3:
