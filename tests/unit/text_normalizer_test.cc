@@ -784,21 +784,23 @@ TEST(EncodedRunTest, SkippingSearchEqualsTheByteLoop) {
   std::mt19937 rng(20261130);
   // Letters, hex digits, the base64 extras, unreserved punctuation, '%' escapes and breaks.
   const std::string with_percent = "aAbzZ09fF%%2e0x+/=-_.~ \n\"'";
-  // Without '%' the sixteen-byte block scan runs over whole texts (it stops before a '%').
+  // Without '%' the 64-byte word scan runs over whole texts (it stops before a '%').
   const std::string without_percent = "aAbzZ09fF2e0x+/=-_.~ \n\"'\x80\xff@[`{";
   size_t runs_seen = 0;
   for (int iter = 0; iter < 20000; ++iter) {
     const std::string& alphabet = iter % 2 == 0 ? with_percent : without_percent;
     DecodeLimits limits;
-    limits.min_base64 = rng() % 40;
-    limits.min_hex = rng() % 48;
+    // Some minimums past 64, the width of the skipping's words.
+    limits.min_base64 = rng() % (iter % 5 == 0 ? 130 : 40);
+    limits.min_hex = rng() % (iter % 5 == 0 ? 130 : 48);
     limits.min_percent = rng() % 5;
     std::string text;
-    const size_t len = rng() % 600;
-    // Long same-class stretches are what the skipping has to get right: draw in bursts.
+    const size_t len = rng() % (iter % 3 == 0 ? 1500 : 600);
+    // Long same-class stretches are what the skipping has to get right: draw in bursts, some
+    // longer than a 64-byte word.
     while (text.size() < len) {
       const char c = alphabet[rng() % alphabet.size()];
-      text.append(1 + (rng() % 4 == 0 ? rng() % 40 : 0), c);
+      text.append(1 + (rng() % 4 == 0 ? rng() % (iter % 3 == 0 ? 160 : 40) : 0), c);
     }
     size_t from = rng() % 3 == 0 ? rng() % (text.size() + 1) : 0;
     size_t next_percent = 0;
