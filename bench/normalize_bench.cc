@@ -82,7 +82,9 @@ void BM_FoldText(benchmark::State& state) {
 // run, so on 1 MiB it timed the first few kilobytes only.
 void BM_EncodedRuns(benchmark::State& state, const char* corpus) {
   LoadedPack* lp = BenchPackFromEnv();
-  std::vector<std::string> texts = Texts(corpus, "content");
+  // Written content, or for the command workload the raw command line (command_text).
+  std::vector<std::string> texts =
+      Texts(corpus, std::string(corpus) == "cmd200" ? "command" : "content");
   if (lp == nullptr || texts.empty()) {
     state.SkipWithError("set DOBERMAN_BENCH_PACK, DOBERMAN_BENCH_PUBKEY and DOBERMAN_BENCH_CORPUS");
     return;
@@ -122,6 +124,7 @@ void BM_CanonicalPath(benchmark::State& state) {
 
 BENCHMARK(BM_ShellNormalize);
 BENCHMARK(BM_FoldText);
+BENCHMARK_CAPTURE(BM_EncodedRuns, cmd200, "cmd200");
 BENCHMARK_CAPTURE(BM_EncodedRuns, write4k, "write4k");
 BENCHMARK_CAPTURE(BM_EncodedRuns, write1m, "write1m")->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_CanonicalPath);
