@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 namespace doberman::internal {
 namespace {
@@ -13,7 +14,6 @@ bool IsTokenChar(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
          c == '/' || c == '=' || c == '_' || c == '-';
 }
-bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
@@ -29,52 +29,83 @@ bool ContainsCaseless(std::string_view hay, std::string_view needle) {
   return false;
 }
 
-// One atom of an identifier: a run of letters (all lower, all upper, or Capitalized) or of digits.
-// Long letter runs must look pronounceable: random runs are vowel-poor.
-bool IsPlainAtom(std::string_view a) {
-  if (IsDigit(a[0])) return a.size() <= 8;
-  bool all_lower = true, all_upper = true, capitalized = IsUpper(a[0]);
-  size_t vowels = 0;
-  for (size_t k = 0; k < a.size(); ++k) {
-    all_lower = all_lower && IsLower(a[k]);
-    all_upper = all_upper && IsUpper(a[k]);
-    if (k > 0) capitalized = capitalized && IsLower(a[k]);
-    char c = Lower(a[k]);
-    vowels += (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y');
+// Character classes for the identifier check, one table lookup per byte.
+enum : uint8_t { kDigit = 1, kLower = 2, kUpper = 4, kHexDigit = 8, kVowel = 16 };
+constexpr std::array<uint8_t, 256> kIdentClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = '0'; c <= '9'; ++c) t[c] = kDigit | kHexDigit;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] = kLower;
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] = kUpper;
+  for (int c : {'a', 'b', 'c', 'd', 'e', 'f'}) {
+    t[c] |= kHexDigit;
+    t[c - 'a' + 'A'] |= kHexDigit;
   }
-  if (!(all_lower || all_upper || capitalized)) return false;
-  return a.size() < 7 || vowels * 7 >= a.size();
-}
+  for (int c : {'a', 'e', 'i', 'o', 'u', 'y'}) {
+    t[c] |= kVowel;
+    t[c - 'a' + 'A'] |= kVowel;
+  }
+  return t;
+}();
 
-// One segment between separators: split at camelCase humps and letter/digit boundaries into atoms.
-// (Also used for segments of paths and dotted names.)
-// Real identifiers have few, long atoms (approximateCubicArcLength); random base62 has many short
-// ones (Wf3PzCwtzcw), so a long segment whose atoms average under 3 characters is not excused.
+// One segment between separators, split at camelCase humps and letter/digit boundaries into atoms.
+// (Also used for segments of paths and dotted names.) An atom is a run of digits (at most 8) or of
+// letters, all lower, all upper or Capitalized; long letter runs must look pronounceable (random
+// runs are vowel-poor). Real identifiers have few, long atoms (approximateCubicArcLength); random
+// base62 has many short ones (Wf3PzCwtzcw), so a long segment whose atoms average under 3
+// characters is not excused. One pass, each atom judged from bits gathered while crossing it: this
+// check is a third of the encoded-run search on large writes.
 bool IsIdentifierSegment(std::string_view w) {
-  if (w.empty()) return true;
-  if (w.size() >= 12) {
-    bool hex = true, digit = false, letter = false;
-    for (char c : w) {
-      hex = hex && IsHex(c);
-      (IsDigit(c) ? digit : letter) = true;
+  const size_t n = w.size();
+  if (n == 0) return true;
+  const auto cls = [&](size_t i) { return kIdentClass[static_cast<unsigned char>(w[i])]; };
+  if (n >= 12) {
+    // A commit id or digest inside a path: all hex, with a digit and a non-digit.
+    uint8_t all = 0xFF, any = 0, any_non_digit = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint8_t c = cls(i);
+      all &= c;
+      any |= c;
+      any_non_digit |= static_cast<uint8_t>((c & kDigit) == 0);
     }
-    if (hex && digit && letter) return true;  // a commit id or digest inside a path
+    if ((all & kHexDigit) && (any & kDigit) && any_non_digit) return true;
   }
-  size_t atoms = 0, digit_runs = 0, start = 0;
-  for (size_t i = 1; i <= w.size(); ++i) {
-    bool boundary = i == w.size() || (IsDigit(w[i]) != IsDigit(w[i - 1])) ||
-                    (IsUpper(w[i]) && IsLower(w[i - 1])) ||
-                    (IsUpper(w[i]) && i + 1 < w.size() && IsLower(w[i + 1]) && IsUpper(w[i - 1]));
-    if (!boundary) continue;
-    std::string_view atom = w.substr(start, i - start);
-    if (!(IsLower(atom[0]) || IsUpper(atom[0]) || IsDigit(atom[0])) || !IsPlainAtom(atom))
-      return false;
+  size_t atoms = 0, digit_runs = 0;
+  size_t start = 0;                  // first byte of the atom being crossed
+  uint8_t first = cls(0);            // its first byte's class
+  uint8_t all = first, rest = 0xFF;  // AND over the whole atom, and over all but its first byte
+  size_t vowels = (first & kVowel) != 0;
+  for (size_t i = 1; i <= n; ++i) {
+    const uint8_t c = i < n ? cls(i) : 0;
+    if (i < n) {
+      const uint8_t prev = cls(i - 1);
+      const bool boundary =
+          ((c ^ prev) & kDigit) != 0 || ((c & kUpper) && (prev & kLower)) ||
+          ((c & kUpper) && (prev & kUpper) && i + 1 < n && (cls(i + 1) & kLower));
+      if (!boundary) {
+        all &= c;
+        rest &= c;
+        vowels += (c & kVowel) != 0;
+        continue;
+      }
+    }
+    const size_t size = i - start;
+    if (first & kDigit) {
+      if (size > 8) return false;
+      ++digit_runs;
+    } else {
+      if ((first & (kLower | kUpper)) == 0) return false;
+      const bool plain = (all & kLower) || (all & kUpper) || ((first & kUpper) && (rest & kLower));
+      if (!plain || (size >= 7 && vowels * 7 < size)) return false;
+    }
     ++atoms;
-    digit_runs += IsDigit(atom[0]) ? 1 : 0;
+    if (i == n) break;
     start = i;
+    first = all = c;
+    rest = 0xFF;
+    vowels = (c & kVowel) != 0;
   }
   // Identifiers carry a version or an index, not digits sprinkled throughout (k3x9q2...).
-  return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms);
+  return digit_runs <= 2 && (n < 8 || n >= 3 * atoms);
 }
 
 }  // namespace

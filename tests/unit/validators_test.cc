@@ -124,6 +124,113 @@ TEST(Validators, PlaceholderFilterMatchesItsDefinition) {
   EXPECT_LT(placeholders, 18000u);
 }
 
+// The identifier exemption's definition, as first written: each segment split into atoms, then each
+// atom checked in its own pass. LooksLikeIdentifierOrPath (one pass per segment, class table) must
+// agree with it everywhere.
+bool ReferenceIdentifierSegment(std::string_view w) {
+  auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto hexc = [&](char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+  auto plain_atom = [&](std::string_view a) {
+    if (digit(a[0])) return a.size() <= 8;
+    bool all_lower = true, all_upper = true, capitalized = upper(a[0]);
+    size_t vowels = 0;
+    for (size_t k = 0; k < a.size(); ++k) {
+      all_lower = all_lower && lower(a[k]);
+      all_upper = all_upper && upper(a[k]);
+      if (k > 0) capitalized = capitalized && lower(a[k]);
+      const char c = upper(a[k]) ? static_cast<char>(a[k] - 'A' + 'a') : a[k];
+      vowels += (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y');
+    }
+    if (!(all_lower || all_upper || capitalized)) return false;
+    return a.size() < 7 || vowels * 7 >= a.size();
+  };
+  if (w.empty()) return true;
+  if (w.size() >= 12) {
+    bool hex = true, has_digit = false, has_other = false;
+    for (char c : w) {
+      hex = hex && hexc(c);
+      (digit(c) ? has_digit : has_other) = true;
+    }
+    if (hex && has_digit && has_other) return true;
+  }
+  size_t atoms = 0, digit_runs = 0, start = 0;
+  for (size_t i = 1; i <= w.size(); ++i) {
+    const bool boundary = i == w.size() || (digit(w[i]) != digit(w[i - 1])) ||
+                          (upper(w[i]) && lower(w[i - 1])) ||
+                          (upper(w[i]) && i + 1 < w.size() && lower(w[i + 1]) && upper(w[i - 1]));
+    if (!boundary) continue;
+    const std::string_view atom = w.substr(start, i - start);
+    if (!(lower(atom[0]) || upper(atom[0]) || digit(atom[0])) || !plain_atom(atom)) return false;
+    ++atoms;
+    digit_runs += digit(atom[0]) ? 1 : 0;
+    start = i;
+  }
+  return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms);
+}
+
+bool ReferenceIdentifierOrPath(std::string_view v) {
+  size_t start = 0, parts = 0;
+  for (size_t i = 0; i <= v.size(); ++i) {
+    if (i == v.size() || std::string_view("/_.-=+:").find(v[i]) != std::string_view::npos) {
+      if (!ReferenceIdentifierSegment(v.substr(start, i - start))) return false;
+      ++parts;
+      start = i + 1;
+    }
+  }
+  return parts > 0;
+}
+
+TEST(Validators, IdentifierExemptionMatchesItsDefinition) {
+  std::mt19937 rng(17);
+  const std::string pieces[] = {"get",
+                                "Value",
+                                "HTTP",
+                                "Server",
+                                "v2",
+                                "123456789",
+                                "42",
+                                "sha",
+                                "x",
+                                "Q",
+                                "deadbeef0123",
+                                "aBc",
+                                "Yy",
+                                "strength",
+                                "/",
+                                "_",
+                                ".",
+                                "-",
+                                "=",
+                                "+",
+                                ":",
+                                "!",
+                                "rhythm",
+                                "XMLHttp",
+                                "k3x9q2",
+                                "ZZ"};
+  const char* base62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  size_t identifiers = 0;
+  for (int iter = 0; iter < 50000; ++iter) {
+    std::string v;
+    const size_t parts = 1 + rng() % 10;
+    for (size_t k = 0; k < parts; ++k) {
+      if (rng() % 3 == 0) {
+        for (size_t r = 1 + rng() % 14; r > 0; --r) v += base62[rng() % 62];
+      } else {
+        v += pieces[rng() % std::size(pieces)];
+      }
+    }
+    const bool expected = ReferenceIdentifierOrPath(v);
+    identifiers += expected;
+    ASSERT_EQ(LooksLikeIdentifierOrPath(v), expected) << v;
+  }
+  // Both answers occur often enough for the comparison to mean something.
+  EXPECT_GT(identifiers, 5000u);
+  EXPECT_LT(identifiers, 45000u);
+}
+
 TEST(Validators, HashesAndUuids) {
   EXPECT_TRUE(LooksLikeHashOrUuid("7ee81c8821671157968b097f3e55309a1faa511e"));
   EXPECT_TRUE(LooksLikeHashOrUuid("123e4567-e89b-12d3-a456-426614174000"));
