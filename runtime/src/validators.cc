@@ -78,9 +78,8 @@ bool IsIdentifierSegment(std::string_view w) {
     const uint8_t c = i < n ? cls(i) : 0;
     if (i < n) {
       const uint8_t prev = cls(i - 1);
-      const bool boundary =
-          ((c ^ prev) & kDigit) != 0 || ((c & kUpper) && (prev & kLower)) ||
-          ((c & kUpper) && (prev & kUpper) && i + 1 < n && (cls(i + 1) & kLower));
+      const bool boundary = ((c ^ prev) & kDigit) != 0 || ((c & kUpper) && (prev & kLower)) ||
+                            ((c & kUpper) && (prev & kUpper) && i + 1 < n && (cls(i + 1) & kLower));
       if (!boundary) {
         all &= c;
         rest &= c;
