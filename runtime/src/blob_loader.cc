@@ -114,19 +114,20 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
     }
   }
   HelperWork work{jobs, &theirs, &fetch};
+  pthread_t helper;
   pthread_attr_t attr;
   bool started = false;
   if (pthread_attr_init(&attr) == 0) {
-    pthread_t helper;
     started = pthread_attr_setaffinity_np(&attr, sizeof helper_cpus, &helper_cpus) == 0 &&
               pthread_create(&helper, &attr, RunHelper, &work) == 0;
     pthread_attr_destroy(&attr);
-    OpenAll(jobs, mine, fetch);
-    if (started) pthread_join(helper, nullptr);
-  } else {
-    OpenAll(jobs, mine, fetch);
   }
-  if (!started) OpenAll(jobs, theirs, fetch);  // no thread to be had: do it here
+  OpenAll(jobs, mine, fetch);
+  if (started) {
+    pthread_join(helper, nullptr);
+  } else {
+    OpenAll(jobs, theirs, fetch);  // no thread to be had: do it here
+  }
 }
 
 }  // namespace doberman::internal

@@ -74,16 +74,17 @@ bool IsIdentifierSegment(std::string_view w) {
   uint8_t first = cls(0);            // its first byte's class
   uint8_t all = first, rest = 0xFF;  // AND over the whole atom, and over all but its first byte
   size_t vowels = (first & kVowel) != 0;
+  uint8_t prev = first;  // class of byte i - 1
   for (size_t i = 1; i <= n; ++i) {
     const uint8_t c = i < n ? cls(i) : 0;
     if (i < n) {
-      const uint8_t prev = cls(i - 1);
       const bool boundary = ((c ^ prev) & kDigit) != 0 || ((c & kUpper) && (prev & kLower)) ||
                             ((c & kUpper) && (prev & kUpper) && i + 1 < n && (cls(i + 1) & kLower));
       if (!boundary) {
         all &= c;
         rest &= c;
         vowels += (c & kVowel) != 0;
+        prev = c;
         continue;
       }
     }
@@ -99,7 +100,7 @@ bool IsIdentifierSegment(std::string_view w) {
     ++atoms;
     if (i == n) break;
     start = i;
-    first = all = c;
+    first = all = prev = c;
     rest = 0xFF;
     vowels = (c & kVowel) != 0;
   }
