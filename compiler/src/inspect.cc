@@ -54,6 +54,16 @@ std::string DatabaseScopes(const fb::Database& d) {
   return d.scopes() != 0 ? Scopes(d.scopes()) : kScopeNames[static_cast<int>(d.scope())];
 }
 
+// Hyperscan's size of a database, whether or not the pack stores it compressed.
+uint64_t DatabaseBytes(const fb::Database& d) {
+  return d.encoding() == fb::BlobEncoding::Lz4Block ? d.raw_size() : d.blob_size();
+}
+
+std::string StoredAs(const fb::Database& d) {
+  if (d.encoding() != fb::BlobEncoding::Lz4Block) return "";
+  return " (lz4 " + std::to_string(d.blob_size()) + ")";
+}
+
 void J(std::string_view s, std::string* out) { internal::AppendJsonString(s, out); }
 
 std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
@@ -105,9 +115,12 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
   const fb::Pack& p = *fb::GetPack(payload.data());
   const uint32_t nrules = p.rules() ? p.rules()->size() : 0;
   const uint32_t npatterns = p.patterns() ? p.patterns()->size() : 0;
-  size_t db_bytes = 0;
+  size_t db_bytes = 0, stored_bytes = 0;
   if (p.databases()) {
-    for (const fb::Database* d : *p.databases()) db_bytes += d->blob_size();
+    for (const fb::Database* d : *p.databases()) {
+      db_bytes += DatabaseBytes(*d);
+      stored_bytes += d->blob_size();
+    }
   }
   std::string& o = *out;
   if (!json) {
@@ -129,7 +142,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     }
     o += "platforms    " + platforms + "\n";
     o += "size         " + std::to_string(bytes.size()) + " bytes (databases " +
-         std::to_string(db_bytes) + ")\n";
+         std::to_string(db_bytes) + ", stored in " + std::to_string(stored_bytes) + ")\n";
     o += "sources      xxh3-128 " + Str(p.sources_digest()) + "\n";
     o +=
         "rules        " + std::to_string(nrules) + ", patterns " + std::to_string(npatterns) + "\n";
@@ -138,7 +151,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
         o += "database     " + DatabaseScopes(*d) + (d->conditional() ? " (conditional)" : "") +
              ", " + Str(d->platform()) + ", " +
              std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) + " patterns, " +
-             std::to_string(d->blob_size()) + " bytes\n";
+             std::to_string(DatabaseBytes(*d)) + " bytes" + StoredAs(*d) + "\n";
       }
     }
     o += "\n";
@@ -168,7 +181,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
   o += ",\"signature_verified\":" + std::string(verified ? "true" : "false") + ",\"hs_version\":";
   J(h.hs_version, &o);
   o += ",\"size\":" + std::to_string(bytes.size()) +
-       ",\"database_bytes\":" + std::to_string(db_bytes) + ",\"sources_digest\":";
+       ",\"database_bytes\":" + std::to_string(db_bytes) +
+       ",\"stored_database_bytes\":" + std::to_string(stored_bytes) + ",\"sources_digest\":";
   J(Str(p.sources_digest()), &o);
   o += ",\"databases\":[";
   if (p.databases()) {
@@ -179,7 +193,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       o += ",\"platform\":";
       J(Str(d->platform()), &o);
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
-           ",\"bytes\":" + std::to_string(d->blob_size()) +
+           ",\"bytes\":" + std::to_string(DatabaseBytes(*d)) +
+           ",\"stored_bytes\":" + std::to_string(d->blob_size()) +
            ",\"conditional\":" + (d->conditional() ? "true" : "false") + ",\"ids\":[";
       if (d->pattern_ids()) {
         for (uint32_t k = 0; k < d->pattern_ids()->size(); ++k) {

@@ -6,6 +6,7 @@
 #include <sodium.h>
 
 #include "envelope.h"
+#include "lz4_block_encoder.h"
 #include "pack_generated.h"
 
 namespace doberman::compiler {
@@ -55,14 +56,21 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
   std::vector<flatbuffers::Offset<fb::Database>> dbs;
   blobs->clear();
   for (const CompiledDatabase& d : databases) {
+    // Stored compressed when that is smaller (always, for real databases: about 7x): the loader
+    // hashes the stored bytes, and hashing was most of a hook's load time.
+    std::vector<uint8_t> packed = EncodeLz4Block(d.bytes);
+    const bool compress = packed.size() < d.bytes.size();
+    const std::vector<uint8_t>& stored = compress ? packed : d.bytes;
     std::array<uint8_t, internal::kBlobDigestSize> digest{};
-    crypto_generichash(digest.data(), digest.size(), d.bytes.data(), d.bytes.size(), nullptr, 0);
+    crypto_generichash(digest.data(), digest.size(), stored.data(), stored.size(), nullptr, 0);
     const uint64_t offset = blobs->size();
-    blobs->insert(blobs->end(), d.bytes.begin(), d.bytes.end());
+    blobs->insert(blobs->end(), stored.begin(), stored.end());
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
                                      b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, offset,
-                                     d.bytes.size(), b.CreateVector(digest.data(), digest.size()),
-                                     d.conditional, d.group));
+                                     stored.size(), b.CreateVector(digest.data(), digest.size()),
+                                     d.conditional, d.group,
+                                     compress ? fb::BlobEncoding::Lz4Block : fb::BlobEncoding::Raw,
+                                     compress ? d.bytes.size() : 0));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {

@@ -10,19 +10,25 @@
 #include <vector>
 
 #include "envelope.h"
+#include "lz4_block.h"
 
 namespace doberman::internal {
 namespace {
 
 constexpr size_t kParallelBytes = 256u << 10;
 
-// One thread's reusable read buffer (its first job is its largest, so it is mapped once).
-struct ReadBuffer {
+// One thread's reusable buffer (its first job is its largest, so it is mapped once).
+struct Buffer {
   PageMemory memory;
   uint8_t* Reserve(size_t n) {
     if (n > memory.size()) memory = PageMemory(n);
     return memory.data();
   }
+};
+
+struct ThreadBuffers {
+  Buffer read;     // the stored blob, from the file
+  Buffer decoded;  // Hyperscan's serialized database, decoded from the stored blob
 };
 
 // Deserializes into populated pages of our own (hs_deserialize_database would malloc and then
@@ -42,10 +48,10 @@ hs_error_t Deserialize(std::span<const uint8_t> blob, BlobJob& job) {
   return HS_SUCCESS;
 }
 
-void Open(BlobJob& job, const BlobFetch& fetch, ReadBuffer* buffer) {
+void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers) {
   std::span<const uint8_t> blob = job.blob;
   if (fetch) {
-    uint8_t* dest = buffer->Reserve(blob.size() + 1);
+    uint8_t* dest = buffers->read.Reserve(blob.size() + 1);
     if (dest == nullptr || !fetch(job.offset, blob.size(), dest)) {
       job.fetched = false;
       return;
@@ -54,12 +60,26 @@ void Open(BlobJob& job, const BlobFetch& fetch, ReadBuffer* buffer) {
   }
   job.digest_ok = BlobMatchesDigest(blob, job.digest);
   if (!job.digest_ok) return;
+  if (job.decoded_size != 0) {
+    uint8_t* dest = buffers->decoded.Reserve(job.decoded_size);
+    if (dest == nullptr) {
+      job.error = HS_NOMEM;
+      job.decoded = true;  // not the blob's fault
+      return;
+    }
+    const std::span<uint8_t> raw{dest, job.decoded_size};
+    job.decoded = DecodeLz4Block(blob, raw);
+    if (!job.decoded) return;
+    blob = raw;
+  } else {
+    job.decoded = true;
+  }
   job.error = Deserialize(blob, job);
 }
 
 void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const BlobFetch& fetch) {
-  ReadBuffer buffer;
-  for (size_t i : which) Open(jobs[i], fetch, &buffer);
+  ThreadBuffers buffers;
+  for (size_t i : which) Open(jobs[i], fetch, &buffers);
 }
 
 // The CPUs the helper may run on: those this process may use, except the one this thread is on.
@@ -90,13 +110,18 @@ void* RunHelper(void* arg) {
 }  // namespace
 
 void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
+  // A job's work grows with the database's size: decoding and Hyperscan's copy and checksum pass
+  // over every byte of it, hashing over the (smaller) stored blob.
+  auto work_of = [&](size_t i) {
+    return jobs[i].decoded_size != 0 ? jobs[i].decoded_size : jobs[i].blob.size();
+  };
   size_t total = 0;
-  for (const BlobJob& j : jobs) total += j.blob.size();
-  // Largest first, so that a thread's read buffer is allocated once.
+  for (size_t i = 0; i < jobs.size(); ++i) total += work_of(i);
+  // Largest first, so that a thread's buffers are allocated once.
   std::vector<size_t> order(jobs.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::sort(order.begin(), order.end(),
-            [&](size_t a, size_t b) { return jobs[a].blob.size() > jobs[b].blob.size(); });
+            [&](size_t a, size_t b) { return work_of(a) > work_of(b); });
   cpu_set_t helper_cpus;
   if (jobs.size() < 2 || total < kParallelBytes || !OtherCpus(&helper_cpus)) {
     OpenAll(jobs, order, fetch);
@@ -107,10 +132,10 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
   for (size_t i : order) {
     if (mine_bytes <= their_bytes) {
       mine.push_back(i);
-      mine_bytes += jobs[i].blob.size();
+      mine_bytes += work_of(i);
     } else {
       theirs.push_back(i);
-      their_bytes += jobs[i].blob.size();
+      their_bytes += work_of(i);
     }
   }
   HelperWork work{jobs, &theirs, &fetch};

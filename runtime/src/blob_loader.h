@@ -1,6 +1,7 @@
 // Opening the pack's database blobs: each one's BLAKE2b-256 digest (named in the signed tables) is
-// checked before Hyperscan deserializes it. Hashing is most of a pack's load time, and blobs are
-// independent, so when there is enough work it is shared with one helper thread.
+// checked before the blob is decoded (when stored compressed) and Hyperscan deserializes it.
+// Hashing is most of a pack's load time, and blobs are independent, so when there is enough work it
+// is shared with one helper thread.
 #ifndef DOBERMAN_RUNTIME_BLOB_LOADER_H_
 #define DOBERMAN_RUNTIME_BLOB_LOADER_H_
 
@@ -18,10 +19,15 @@ struct BlobJob {
   std::span<const uint8_t> blob;
   std::span<const uint8_t> digest;
   uint64_t offset = 0;  // of the blob in the blob area, for the fetch callback
+  // Nonzero: the blob is an LZ4 block (lz4_block.h) of Hyperscan's serialized database, which is
+  // this many bytes long; checked against MaxLz4DecodedSize by the caller.
+  uint64_t decoded_size = 0;
   bool fetched = true;  // false: the fetch callback failed (I/O), nothing else was tried
-  // Results: digest_ok false means Hyperscan never saw the bytes; otherwise `error` is
-  // Hyperscan's and, on HS_SUCCESS, `db` points into `memory` (move both to the owner).
+  // Results: digest_ok false means nothing read the bytes; decoded false, that they are not the LZ4
+  // block they claim to be (Hyperscan never saw them); otherwise `error` is Hyperscan's and, on
+  // HS_SUCCESS, `db` points into `memory` (move both to the owner).
   bool digest_ok = false;
+  bool decoded = false;
   hs_error_t error = HS_INVALID;
   hs_database_t* db = nullptr;
   PageMemory memory;

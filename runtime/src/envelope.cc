@@ -59,10 +59,11 @@ doberman_status CheckFrame(std::span<const uint8_t> bytes, uint64_t* payload_siz
     return DOBERMAN_E_MAGIC;
   }
   uint32_t version = GetU32(bytes.data() + kOffVersion);
-  if (version != kEnvelopeVersion || GetU32(bytes.data() + kOffHeaderSize) != kHeaderSize) {
+  if (version < kOldestEnvelopeVersion || version > kEnvelopeVersion ||
+      GetU32(bytes.data() + kOffHeaderSize) != kHeaderSize) {
     *error = "envelope version " + std::to_string(version) +
-             " is not supported (this runtime reads " + std::to_string(kEnvelopeVersion) +
-             "; rebuild the pack with this dobermanc)";
+             " is not supported (this runtime reads " + std::to_string(kOldestEnvelopeVersion) +
+             " to " + std::to_string(kEnvelopeVersion) + "; rebuild the pack with this dobermanc)";
     return DOBERMAN_E_ENVELOPE_VERSION;
   }
   const uint64_t size = GetU64(bytes.data() + kOffPayloadSize);

@@ -20,7 +20,10 @@
 namespace doberman::internal {
 
 inline constexpr std::string_view kPackMagic = "DOBRPACK";
-inline constexpr uint32_t kEnvelopeVersion = 2;
+// Written: 3 (databases may be stored as LZ4 blocks, which a version-2 runtime would hand to
+// Hyperscan and fail on with an unhelpful error). Read: 2 and 3; version 2 never sets an encoding.
+inline constexpr uint32_t kEnvelopeVersion = 3;
+inline constexpr uint32_t kOldestEnvelopeVersion = 2;
 inline constexpr size_t kHeaderSize = 128;
 inline constexpr size_t kSignatureSize = 64;
 inline constexpr size_t kKeyIdSize = 8;

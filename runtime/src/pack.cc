@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "blob_loader.h"
+#include "lz4_block.h"
 #include "pack_generated.h"
 #include "rollback_state.h"
 
@@ -230,6 +231,13 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
         d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
+    // A decoded size is bounded by what the stored bytes can expand to, so a pack cannot ask for
+    // more memory than its own size justifies.
+    const bool lz4 = d->encoding() == fb::BlobEncoding::Lz4Block;
+    if ((d->encoding() != fb::BlobEncoding::Raw && !lz4) || (lz4 != (d->raw_size() != 0)) ||
+        d->raw_size() > MaxLz4DecodedSize(d->blob_size())) {
+      return Fail(DOBERMAN_E_STRUCTURE, "database entry has an unknown encoding or size", error);
+    }
     const std::string platform = Str(d->platform());
     const std::pair<uint32_t, std::string> variant{d->group(), platform};
     if (std::find(seen_variants.begin(), seen_variants.end(), variant) != seen_variants.end()) {
@@ -306,6 +314,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       job.offset = c.db->blob_offset();
       job.blob = blobs.subspan(c.db->blob_offset(), c.db->blob_size());
       job.digest = {c.db->blob_digest()->data(), c.db->blob_digest()->size()};
+      job.decoded_size = c.db->raw_size();
       job_of.push_back(jobs.size());
       jobs.push_back(std::move(job));
     }
@@ -332,6 +341,12 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
           "signature check failed for a database: it does not match the digest in the signed "
           "tables (the pack was modified after signing)",
           error);
+    }
+    if (!job.decoded) {
+      return Fail(DOBERMAN_E_STRUCTURE,
+                  "a database's stored bytes match their signed digest but do not decode to the "
+                  "size the tables declare (the pack was built by a broken writer)",
+                  error);
     }
     if (job.error == HS_DB_VERSION_ERROR) {
       return Fail(DOBERMAN_E_HS_VERSION,
