@@ -64,7 +64,10 @@ int Main(int argc, char** argv) {
     size_t n = 0;
     if (hs_database_size(d->db, &n) == HS_SUCCESS) db_bytes += n;
   }
-  if (first.scratch->hs != nullptr) hs_scratch_size(first.scratch->hs, &scratch_bytes);
+  for (const hs_scratch_t* s : first.scratch->hs) {
+    size_t n = 0;
+    if (s != nullptr && hs_scratch_size(s, &n) == HS_SUCCESS) scratch_bytes += n;
+  }
 
   doberman_public_key key;
   std::string error;

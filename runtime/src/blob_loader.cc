@@ -77,9 +77,17 @@ void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers) {
   job.error = Deserialize(blob, job);
 }
 
-void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const BlobFetch& fetch) {
+// Opens the jobs in `which` and sizes `*scratch` (slot `slot`) for each database opened.
+void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const BlobFetch& fetch,
+             uint8_t slot, hs_scratch_t** scratch) {
   ThreadBuffers buffers;
-  for (size_t i : which) Open(jobs[i], fetch, &buffers);
+  for (size_t i : which) {
+    BlobJob& job = jobs[i];
+    Open(job, fetch, &buffers);
+    if (job.error != HS_SUCCESS) continue;
+    job.error = hs_alloc_scratch(job.db, scratch);
+    job.scratch_slot = slot;
+  }
 }
 
 // The CPUs the helper may run on: those this process may use, except the one this thread is on.
@@ -99,17 +107,19 @@ struct HelperWork {
   std::span<BlobJob> jobs;
   const std::vector<size_t>* which;
   const BlobFetch* fetch;
+  hs_scratch_t** scratch;
 };
 
 void* RunHelper(void* arg) {
   const auto* w = static_cast<const HelperWork*>(arg);
-  OpenAll(w->jobs, *w->which, *w->fetch);
+  OpenAll(w->jobs, *w->which, *w->fetch, 1, w->scratch);
   return nullptr;
 }
 
 }  // namespace
 
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
+void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototypes* prototypes) {
+  *prototypes = {nullptr, nullptr};
   // A job's work grows with the database's size: decoding and Hyperscan's copy and checksum pass
   // over every byte of it, hashing over the (smaller) stored blob.
   auto work_of = [&](size_t i) {
@@ -124,7 +134,7 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
             [&](size_t a, size_t b) { return work_of(a) > work_of(b); });
   cpu_set_t helper_cpus;
   if (jobs.size() < 2 || total < kParallelBytes || !OtherCpus(&helper_cpus)) {
-    OpenAll(jobs, order, fetch);
+    OpenAll(jobs, order, fetch, 0, &(*prototypes)[0]);
     return;
   }
   std::vector<size_t> mine, theirs;
@@ -138,7 +148,7 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
       their_bytes += work_of(i);
     }
   }
-  HelperWork work{jobs, &theirs, &fetch};
+  HelperWork work{jobs, &theirs, &fetch, &(*prototypes)[1]};
   pthread_t helper;
   pthread_attr_t attr;
   bool started = false;
@@ -147,11 +157,11 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch) {
               pthread_create(&helper, &attr, RunHelper, &work) == 0;
     pthread_attr_destroy(&attr);
   }
-  OpenAll(jobs, mine, fetch);
+  OpenAll(jobs, mine, fetch, 0, &(*prototypes)[0]);
   if (started) {
     pthread_join(helper, nullptr);
   } else {
-    OpenAll(jobs, theirs, fetch);  // no thread to be had: do it here
+    OpenAll(jobs, theirs, fetch, 0, &(*prototypes)[0]);  // no thread to be had: do it here
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include <hs/hs_runtime.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -31,7 +32,13 @@ struct BlobJob {
   hs_error_t error = HS_INVALID;
   hs_database_t* db = nullptr;
   PageMemory memory;
+  uint8_t scratch_slot = 0;  // the prototype scratch sized for `db`
 };
+
+// Scratch sized by the loading threads: hs_alloc_scratch re-checks each database's checksum, a
+// pass over every byte that was a serial step after loading; each thread now does it for its own
+// databases while they are still in its cache. Slot 0 is this thread's, slot 1 the helper's.
+using ScratchPrototypes = std::array<hs_scratch_t*, 2>;
 
 // Copies `size` bytes of the blob area, from `offset`, to `dest` (a file read); false on failure.
 using BlobFetch = std::function<bool(uint64_t offset, uint64_t size, uint8_t* dest)>;
@@ -41,7 +48,9 @@ using BlobFetch = std::function<bool(uint64_t offset, uint64_t size, uint8_t* de
 // reuses from blob to blob (reading is spread over the threads too, and a pack's worth of fresh
 // pages is never touched); `job.blob` then only gives the size. `fetch` must be safe to call from
 // two threads. Never throws: when a thread cannot be started the work is done on this one.
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch);
+// `prototypes` receives the scratch each thread allocated (null when it opened nothing); the
+// caller owns them, also on failure.
+void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototypes* prototypes);
 
 }  // namespace doberman::internal
 

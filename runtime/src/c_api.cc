@@ -206,10 +206,9 @@ doberman_status doberman_scratch_create(const doberman_pack* pack, doberman_scra
   if (sodium_init() < 0) return DOBERMAN_E_INTERNAL;
   try {
     auto scratch = std::make_unique<doberman_scratch>(*pack);
-    // Once per database: several scopes share one, and each call re-checks the database.
-    for (const auto& db : pack->databases) {
-      if (hs_alloc_scratch(db->db, &scratch->hs) != HS_SUCCESS) return DOBERMAN_E_NO_MEMORY;
-    }
+    // Copies of the scratch the loader sized (hs_alloc_scratch per database would check each
+    // database's checksum again).
+    if (doberman::internal::CloneHsScratch(*scratch) != DOBERMAN_OK) return DOBERMAN_E_NO_MEMORY;
     *out = scratch.release();
     return DOBERMAN_OK;
   } catch (...) {

@@ -191,8 +191,8 @@ class CallScanner {
 
   void ScanOne(const PackDatabase* db, std::string_view text, UnitContext* u) {
     u->db = db;
-    hs_error_t err =
-        hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0, s_.hs, OnMatch, u);
+    hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0,
+                             s_.hs[db->scratch_slot], OnMatch, u);
     if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
   }
 
@@ -393,7 +393,18 @@ Scratch::Scratch(const Pack& p) : pack(p) {
 }
 
 Scratch::~Scratch() {
-  if (hs != nullptr) hs_free_scratch(hs);
+  for (hs_scratch_t* s : hs) {
+    if (s != nullptr) hs_free_scratch(s);
+  }
+}
+
+doberman_status CloneHsScratch(Scratch& s) {
+  for (size_t slot = 0; slot < kScratchSlots; ++slot) {
+    const hs_scratch_t* prototype = s.pack.scratch_prototypes[slot].get();
+    if (prototype == nullptr || s.hs[slot] != nullptr) continue;
+    if (hs_clone_scratch(prototype, &s.hs[slot]) != HS_SUCCESS) return DOBERMAN_E_NO_MEMORY;
+  }
+  return DOBERMAN_OK;
 }
 
 doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* result) {

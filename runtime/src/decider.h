@@ -67,7 +67,9 @@ struct Scratch {
   Scratch& operator=(const Scratch&) = delete;
 
   const Pack& pack;
-  hs_scratch_t* hs = nullptr;
+  // Hyperscan scratch per slot of the pack's scratch prototypes; a database is scanned with the
+  // one of its PackDatabase::scratch_slot. Filled by CloneHsScratch.
+  std::array<hs_scratch_t*, kScratchSlots> hs{};
   uint8_t fingerprint_key[32];
 
   // Reused views.
@@ -105,6 +107,10 @@ struct Scratch {
 };
 
 // Decides one call. Never returns PASS with a non-OK status.
+// Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or
+// DOBERMAN_E_NO_MEMORY (then `scratch` holds what was cloned and must not be used to decide).
+doberman_status CloneHsScratch(Scratch& scratch);
+
 doberman_status Decide(Scratch& scratch, const doberman_call& call, doberman_result* result);
 
 }  // namespace doberman::internal

@@ -323,12 +323,17 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (PatternInfo& p : pack->patterns) {
     p.triggers_conditions = p.role == Role::kAny && conditional_rules[p.rule];
   }
-  OpenBlobs(jobs, fetch_blob);
-  // Whatever happens below, every deserialized database ends up owned by an entry.
+  ScratchPrototypes prototypes;
+  OpenBlobs(jobs, fetch_blob, &prototypes);
+  // Whatever happens below, every deserialized database and scratch ends up owned by the pack.
+  for (size_t slot = 0; slot < kScratchSlots; ++slot) {
+    pack->scratch_prototypes[slot].reset(prototypes[slot]);
+  }
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
     entries[e]->db = jobs[job_of[e]].db;
     entries[e]->memory = std::move(jobs[job_of[e]].memory);
+    entries[e]->scratch_slot = jobs[job_of[e]].scratch_slot;
   }
   for (size_t e = 0; e < entries.size(); ++e) {
     if (job_of[e] == SIZE_MAX) continue;
@@ -357,6 +362,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     if (job.error == HS_DB_PLATFORM_ERROR) {
       return Fail(DOBERMAN_E_HS_PLATFORM, "no database variant in the pack runs on this CPU",
                   error);
+    }
+    if (job.error == HS_NOMEM) {
+      return Fail(DOBERMAN_E_NO_MEMORY, "out of memory for a database or its scratch", error);
     }
     if (job.error != HS_SUCCESS) {
       return Fail(DOBERMAN_E_HS_DESERIALIZE,

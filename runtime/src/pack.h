@@ -81,8 +81,9 @@ struct PatternInfo {
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
 // serves, so a unit is scanned only with patterns that can apply to it.
 struct PackDatabase {
-  hs_database_t* db = nullptr;        // lives in `memory`
+  hs_database_t* db = nullptr;  // lives in `memory`
   PageMemory memory;
+  uint8_t scratch_slot = 0;           // which of Pack::scratch_prototypes was sized for it
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
   bool conditional = false;  // scanned only after a pattern with triggers_conditions matched
@@ -100,6 +101,14 @@ struct ScopeDb {
   bool has_decode_rules = false;  // some rule in this scope counts matches in decoded runs
   bool empty() const { return dbs.empty(); }
 };
+
+// Hyperscan scratch sized while loading, one per loading thread (see blob_loader.h); every thread
+// that decides clones them.
+inline constexpr size_t kScratchSlots = 2;
+struct HsScratchFree {
+  void operator()(hs_scratch_t* s) const { hs_free_scratch(s); }
+};
+using HsScratchPtr = std::unique_ptr<hs_scratch_t, HsScratchFree>;
 
 // Bound on distinct database groups (scope sets) a pack may carry.
 inline constexpr size_t kMaxDatabaseGroups = 32;
@@ -122,6 +131,7 @@ struct Pack {
   // Bit per scope whose every database was loaded (LoadOptions::scopes).
   uint32_t loaded_scopes = 0;
   std::vector<std::unique_ptr<PackDatabase>> databases;
+  std::array<HsScratchPtr, kScratchSlots> scratch_prototypes;  // null: no database in that slot
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
   std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order

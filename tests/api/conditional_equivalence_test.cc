@@ -45,7 +45,7 @@ TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
   Scratch lazy(*pack), eager(*pack);
   eager.scan_all_conditions = true;
   for (Scratch* s : {&lazy, &eager}) {
-    for (const auto& db : pack->databases) ASSERT_EQ(hs_alloc_scratch(db->db, &s->hs), HS_SUCCESS);
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
   }
   size_t calls = 0, with_hits = 0;
   for (const auto& entry : std::filesystem::directory_iterator(cases)) {
