@@ -824,8 +824,84 @@ uint32_t AlphabetMask16(const unsigned char* p) {
   return static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), extra)));
 }
 
+// For 64 bytes at `p`, bit k of each mask describes byte k: in the base64 alphabet; a hex digit;
+// '+' or '/' (the alphabet's two bytes that are not URI-unreserved).
+struct ClassMasks64 {
+  uint64_t alphabet = 0, hex = 0, reserved = 0;
+};
+
+ClassMasks64 ClassMasks(const unsigned char* p) {
+  ClassMasks64 m;
+  for (size_t k = 0; k < 4; ++k) {
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    const __m128i folded = _mm_or_si128(c, _mm_set1_epi8(0x20));
+    const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)),
+                                        _mm_cmplt_epi8(c, _mm_set1_epi8('9' + 1)));
+    const __m128i hex_letter = _mm_and_si128(_mm_cmpgt_epi8(folded, _mm_set1_epi8('a' - 1)),
+                                             _mm_cmplt_epi8(folded, _mm_set1_epi8('f' + 1)));
+    const __m128i reserved =
+        _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')), _mm_cmpeq_epi8(c, _mm_set1_epi8('/')));
+    const size_t shift = 16 * k;
+    m.alphabet |= uint64_t{AlphabetMask16(p + 16 * k)} << shift;
+    m.hex |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(_mm_or_si128(digit, hex_letter)))}
+             << shift;
+    m.reserved |= uint64_t{static_cast<uint32_t>(_mm_movemask_epi8(reserved))} << shift;
+  }
+  return m;
+}
+
 }  // namespace
 #endif
+
+namespace {
+
+// What the byte loop learns crossing an alphabet stretch: where it ends, its non-hex bytes (count
+// and first), and the last '+' or '/' in it (where a percent stretch must restart), or SIZE_MAX.
+struct AlphabetStretch {
+  size_t end = 0, non_hex = 0, first_non_hex = 0, last_reserved = SIZE_MAX;
+};
+
+// The stretch starting at `i` (p[i] in the alphabet), byte by byte from `i` on, or from `b` with
+// what the words before it gathered.
+void FinishStretch(const unsigned char* p, size_t n, size_t b, AlphabetStretch* s) {
+  for (; b < n; ++b) {
+    const uint8_t cls = kCharClasses[p[b]];
+    if (!(cls & kBase64Char)) break;
+    if (!(cls & kHexChar) && s->non_hex++ == 0) s->first_non_hex = b;
+    if (!(cls & kUnreserved)) s->last_reserved = b;
+  }
+  s->end = b;
+}
+
+// The same, 64 bytes at a time while 64 are left (a stretch of paths and identifiers is crossed
+// with a few mask operations per word instead of a branchy step per byte; it was the largest part
+// of the encoded-run search on 1 MiB of code).
+AlphabetStretch ScanStretch(const unsigned char* p, size_t i, size_t n) {
+  AlphabetStretch s;
+  size_t b = i;
+#if defined(__SSE2__)
+  for (; b + 64 <= n; b += 64) {
+    const ClassMasks64 m = ClassMasks(p + b);
+    const auto len = static_cast<size_t>(std::countr_one(m.alphabet));
+    const uint64_t in = len == 64 ? ~uint64_t{0} : (uint64_t{1} << len) - 1;
+    const uint64_t non_hex = ~m.hex & in;
+    if (non_hex != 0) {
+      if (s.non_hex == 0) s.first_non_hex = b + static_cast<size_t>(std::countr_zero(non_hex));
+      s.non_hex += static_cast<size_t>(std::popcount(non_hex));
+    }
+    const uint64_t reserved = m.reserved & in;
+    if (reserved != 0) s.last_reserved = b + 63 - static_cast<size_t>(std::countl_zero(reserved));
+    if (len < 64) {
+      s.end = b + len;
+      return s;
+    }
+  }
+#endif
+  FinishStretch(p, n, b, &s);
+  return s;
+}
+
+}  // namespace
 
 size_t SkipShortStretches(const unsigned char* p, size_t i, size_t limit, size_t min_run) {
 #if defined(__SSE2__)
@@ -913,6 +989,19 @@ bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& 
       if (j > entered) pct_begin = j;
     }
     uint8_t cls = kCharClasses[p[i]];
+    if ((cls & kBase64Char) && next_percent != nullptr && n - i >= 64) {
+      // The byte loop's stretch below, in words (the loop stays the reference the tests compare
+      // this with; it also takes what is shorter than a word).
+      const size_t begin = i;
+      const AlphabetStretch s = ScanStretch(p, i, n);
+      if (s.last_reserved != SIZE_MAX) {
+        pct_begin = s.last_reserved + 1;
+        escapes = 0;
+      }
+      i = s.end;
+      if (ClassifyAlphabetRun(text, begin, i, s.non_hex, s.first_non_hex, limits, run)) return true;
+      continue;
+    }
     if (cls & kBase64Char) {
       // A whole alphabet stretch in one go. '+' and '/' are in the alphabet but not unreserved:
       // they break the percent stretch.
