@@ -91,6 +91,7 @@ class Results:
         self.corpus = load(os.path.join(d, "default.corpus.json"), {})
         self.python = load(os.path.join(d, "default.python.json"), {})
         self.packstats = load(os.path.join(d, "default.packstats.json"), {})
+        self.packstats_raw = load(os.path.join(d, "default-raw.packstats.json"), {})
         self.cold = load(os.path.join(d, "coldstart.json"), {})
         self.cold_growth = load(os.path.join(d, "coldstart-growth.json"), {})
         self.hscost = load(os.path.join(d, "default.hscost.json"), {})
@@ -702,7 +703,8 @@ def cold_why(res):
             parts.append("loading the whole %s pack takes %s" % (size(ps.get("file_bytes")),
                                                                  ms(ps.get("load_file_ms"))))
         if ps.get("scratch_create_ms") is not None:
-            parts.append("creating the scratch for the whole pack %s" % ms(ps["scratch_create_ms"]))
+            parts.append("creating a scratch (copies of the two the loading threads sized) %s" %
+                         ms(ps["scratch_create_ms"]))
     d = res.p50("cmd200", "doberman")
     if d:
         parts.append("a warm 200-byte command decision %s" % t(d))
@@ -763,15 +765,22 @@ def load_why(res):
     if not res.envelope_v2:
         return ("the pack is %s, %s of it Hyperscan databases; the signature check over the whole file alone "
                 "takes %s" % (size(ps.get("file_bytes")), size(ps.get("database_bytes")), ms(verify)))
-    parts = ["the pack is %s%s" % (size(ps.get("file_bytes")), ", %s of it Hyperscan databases" % size(
-        ps["database_bytes"]) if ps.get("database_bytes") else "")]
+    if ps.get("stored_database_bytes") and ps.get("database_bytes"):
+        held = " (%s of Hyperscan databases, stored in %s)" % (size(ps["database_bytes"]),
+                                                               size(ps["stored_database_bytes"]))
+    elif ps.get("database_bytes"):
+        held = ", %s of it Hyperscan databases" % size(ps["database_bytes"])
+    else:
+        held = ""
+    parts = ["the pack is %s%s" % (size(ps.get("file_bytes")), held)]
     if verify is not None:
         parts.append("the signature over header and tables takes %s" % ms(verify))
     if b2 is not None:
-        parts.append("BLAKE2b over every database blob %s on one thread (the load splits hashing and "
-                     "deserialization over two threads above 256 KB)" % ms(b2))
-    parts.append("Hyperscan deserializes each database it needs (running its CRC32C over it) and the tables "
-                 "are decoded")
+        parts.append("BLAKE2b over every stored database blob %s on one thread%s (the load splits hashing, "
+                     "decoding and deserialization over two threads above 256 KB)" % (
+                         ms(b2), ", LZ4 decoding them %s" % ms(ps["lz4_decode_ms"]) if ps.get("lz4_decode_ms") else ""))
+    parts.append("Hyperscan deserializes each database it needs and sizes a scratch for it (each running its "
+                 "CRC32C over the database) and the tables are decoded")
     bl = bash_load(res)
     if bl:
         parts.append("a Bash hook's load: %s" % bl)
@@ -865,7 +874,7 @@ def findings(res):
                 text += " The Ed25519 signature over header and tables takes %s%s." % (
                     ms(verify), " (%.0f%% of a load)" % (100 * verify / load) if load else "")
             if b2 is not None:
-                text += (" BLAKE2b over every database blob takes %s on one thread (a load hashes only the "
+                text += (" BLAKE2b over every stored database blob takes %s on one thread (a load hashes only the "
                          "databases it needs, on two threads above 256 KB, then Hyperscan deserializes them)." % ms(b2))
             if sha is not None:
                 text += (" For comparison, SHA-512 over the whole file (what the v1 envelope's Ed25519 hashed) "
@@ -882,13 +891,28 @@ def findings(res):
             if sha is not None and b2 is not None:
                 text += " Over the whole file SHA-512 takes %s and BLAKE2b %s." % (ms(sha), ms(b2))
         items.append(text)
+        raw = res.packstats_raw
+        if raw.get("load_file_ms") is not None and ps.get("stored_database_bytes"):
+            text = ("**Compressed databases: %s stored for %s of Hyperscan databases.** The same pack built "
+                    "with `--no-compress` is %s and loads in %s (Bash fields %s), against %s (%s) compressed; "
+                    "BLAKE2b over the stored blobs %s against %s, decoding them %s on one thread." % (
+                        size(ps["stored_database_bytes"]), size(ps.get("database_bytes")), size(raw.get("file_bytes")),
+                        ms(raw.get("load_file_ms")), ms(raw.get("load_bash_fields_ms")), ms(ps.get("load_file_ms")),
+                        ms(ps.get("load_bash_fields_ms")), ms(ps.get("blake2b_ms")), ms(raw.get("blake2b_ms")),
+                        ms(ps.get("lz4_decode_ms"))))
+            hook, hook_raw = (res.cold.get(k, {}).get("median_ms") for k in (
+                "doberman-guard hook", "doberman-guard hook, uncompressed pack"))
+            if hook and hook_raw:
+                text += " The hook process: %s median against %s with the uncompressed pack (same run)." % (
+                    ms(hook), ms(hook_raw))
+            items.append(text)
         sc, dist, pss = ps.get("scratch_create_ms"), ps.get("scratch_distinct_dbs_ms"), ps.get("scratch_per_scope_ms")
         if sc is not None:
-            text = "**Scratch: `doberman_scratch_create` takes %s** for the whole pack (%s of scratch)." % (
-                ms(sc), size(ps.get("scratch_bytes")))
+            text = ("**Scratch: `doberman_scratch_create` takes %s** for the whole pack (%s of scratch: it clones "
+                    "the two Hyperscan scratches the loading threads sized)." % (ms(sc), size(ps.get("scratch_bytes"))))
             if dist is not None and pss is not None:
-                text += (" `hs_alloc_scratch` over each database once: %s; over each scope's databases in turn: "
-                         "%s." % (ms(dist), ms(pss)))
+                text += (" Sizing one instead, after loading, with `hs_alloc_scratch` over each database once: %s; "
+                         "over each scope's databases in turn: %s." % (ms(dist), ms(pss)))
             items.append(text)
     hc = res.hscost.get("scopes", {})
     for db, v in hc.items():

@@ -103,12 +103,14 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
       PackSources src;
       BuiltPack built;
       bool ok = LoadPackSources(manifest, msources, diags, &src) &&
-                BuildPack(msources, &src.manifest, src.files, key, created, diags, &built);
+                BuildPack(msources, &src.manifest, src.files, key, created, diags, &built,
+                          !o.no_compress);
       Print(diags, common);
       if (!ok) {
-        std::fprintf(stderr, "dobermanc build: %s: %zu error(s); no pack written\n", manifest.c_str(),
-                     diags.error_count());
-        exit_code = std::max(exit_code, ExitFor(diags) == kExitOk ? kExitDiagnostics : ExitFor(diags));
+        std::fprintf(stderr, "dobermanc build: %s: %zu error(s); no pack written\n",
+                     manifest.c_str(), diags.error_count());
+        exit_code =
+            std::max(exit_code, ExitFor(diags) == kExitOk ? kExitDiagnostics : ExitFor(diags));
         continue;
       }
       std::string out = (fs::path(o.out_dir) / (built.ir.name + ".dpack")).string();
@@ -163,7 +165,9 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
       std::fprintf(stderr, "%s %s: %s\n", ok ? "ok  " : "FAIL", manifest.c_str(),
                    ok ? Summary(built).c_str()
                       : (std::to_string(mdiags.error_count()) + " error(s)").c_str());
-      if (!ok) exit_code = std::max(exit_code, ExitFor(mdiags) == kExitOk ? kExitDiagnostics : ExitFor(mdiags));
+      if (!ok)
+        exit_code =
+            std::max(exit_code, ExitFor(mdiags) == kExitOk ? kExitDiagnostics : ExitFor(mdiags));
     }
   }
   if (!loose.empty()) {
@@ -176,9 +180,12 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
     Print(diags, common);
     total_run += built.examples.run;
     total_failed += built.examples.failed;
-    std::fprintf(stderr, "%s %zu rule file(s): %s\n", ok ? "ok  " : "FAIL", loose.size(),
-                 ok ? Summary(built).c_str() : (std::to_string(diags.error_count()) + " error(s)").c_str());
-    if (!ok) exit_code = std::max(exit_code, ExitFor(diags) == kExitOk ? kExitDiagnostics : ExitFor(diags));
+    std::fprintf(
+        stderr, "%s %zu rule file(s): %s\n", ok ? "ok  " : "FAIL", loose.size(),
+        ok ? Summary(built).c_str() : (std::to_string(diags.error_count()) + " error(s)").c_str());
+    if (!ok)
+      exit_code =
+          std::max(exit_code, ExitFor(diags) == kExitOk ? kExitDiagnostics : ExitFor(diags));
   }
   std::printf("%zu passed, %zu failed\n", total_run - total_failed, total_failed);
   return exit_code;
@@ -227,9 +234,11 @@ int RunVerify(const VerifyOptions& o) {
   doberman_pack_info info{};
   info.struct_size = sizeof info;
   doberman_pack_get_info(pack, &info);
-  std::fprintf(stderr, "%s: signature ok, key %s, pack %s %s revision %llu, %u rules, loads on this CPU (%s)\n",
-               o.pack.c_str(), internal::KeyIdHex(key.bytes).c_str(), info.name, info.version,
-               static_cast<unsigned long long>(info.revision), info.rule_count, info.platform);
+  std::fprintf(
+      stderr,
+      "%s: signature ok, key %s, pack %s %s revision %llu, %u rules, loads on this CPU (%s)\n",
+      o.pack.c_str(), internal::KeyIdHex(key.bytes).c_str(), info.name, info.version,
+      static_cast<unsigned long long>(info.revision), info.rule_count, info.platform);
   doberman_pack_free(pack);
   return kExitOk;
 }

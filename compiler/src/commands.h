@@ -24,6 +24,8 @@ struct KeygenOptions {
 struct BuildOptions {
   std::vector<std::string> paths;
   std::string key, out_dir;
+  bool no_compress =
+      false;  // store databases as Hyperscan serialized them (comparisons, debugging)
 };
 struct TestOptions {
   std::vector<std::string> paths;

@@ -1,8 +1,8 @@
-// dobermanc: the command line. Subcommands keygen, build, test, inspect, verify (and fmt, convert for
-// the DSL). Exit codes: 0 ok, 1 diagnostics with errors, 2 usage, 3 I/O.
-#include <CLI/CLI.hpp>
+// dobermanc: the command line. Subcommands keygen, build, test, inspect, verify (and fmt, convert
+// for the DSL). Exit codes: 0 ok, 1 diagnostics with errors, 2 usage, 3 I/O.
 #include <sodium.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -30,19 +30,27 @@ int main(int argc, char** argv) {
   app.add_option("--max-errors", common.max_errors, "Stop reporting after this many errors");
 
   KeygenOptions keygen;
-  CLI::App* k = app.add_subcommand("keygen", "Create an Ed25519 key pair: KEYBASE.key (0600) and KEYBASE.pub");
+  CLI::App* k = app.add_subcommand(
+      "keygen", "Create an Ed25519 key pair: KEYBASE.key (0600) and KEYBASE.pub");
   k->add_option("--out", keygen.base, "Key base path")->required();
   k->add_flag("--force", keygen.force, "Replace existing key files");
 
   BuildOptions build;
-  CLI::App* b = app.add_subcommand("build", "Compile every pack manifest under PATHS into OUTDIR/<name>.dpack");
+  CLI::App* b = app.add_subcommand(
+      "build", "Compile every pack manifest under PATHS into OUTDIR/<name>.dpack");
   b->add_option("paths", build.paths, "Manifest files or folders of manifests")->required();
   b->add_option("--key", build.key, "Secret key file (mode 0600)")->required();
   b->add_option("--out", build.out_dir, "Output folder")->required();
+  b->add_flag(
+      "--no-compress", build.no_compress,
+      "Store Hyperscan databases uncompressed (a larger pack, slower to load; for comparison "
+      "and debugging)");
 
   TestOptions test;
-  CLI::App* t = app.add_subcommand("test", "Run every rule's inline examples through the compiled pack");
-  t->add_option("paths", test.paths, "Manifests, folders of manifests, or rule files (default: packs/)");
+  CLI::App* t =
+      app.add_subcommand("test", "Run every rule's inline examples through the compiled pack");
+  t->add_option("paths", test.paths,
+                "Manifests, folders of manifests, or rule files (default: packs/)");
 
   InspectOptions inspect;
   CLI::App* i = app.add_subcommand("inspect", "Show a pack's header and rules");
@@ -60,7 +68,8 @@ int main(int argc, char** argv) {
   f->add_option("file", fmt.file, "Rule file (.dbr or .yaml)")->required();
 
   ConvertOptions convert;
-  CLI::App* c = app.add_subcommand("convert", "Convert a rule file or manifest between YAML and the DSL");
+  CLI::App* c =
+      app.add_subcommand("convert", "Convert a rule file or manifest between YAML and the DSL");
   c->add_option("file", convert.file, "Source file")->required();
   c->add_option("--to", convert.to, "Target language: dsl or yaml")
       ->required()

@@ -33,7 +33,7 @@ std::string SourcesDigest(const SourceMap& sources, const ManifestAst* manifest,
 
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
-               Diagnostics& diags, BuiltPack* out) {
+               Diagnostics& diags, BuiltPack* out, bool compress_databases) {
   IrPack& ir = out->ir;
   // The checker runs even after front-end errors, so one run reports everything it can.
   bool ok = manifest != nullptr ? CheckPack(sources, *manifest, files, diags, &ir)
@@ -44,7 +44,8 @@ bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
   if (!CompileDatabases(ir, diags, &databases)) return false;
   const std::string hs_version = HyperscanVersion();
   std::vector<uint8_t> blobs;
-  std::vector<uint8_t> payload = WritePayload(ir, databases, hs_version, &blobs);
+  std::vector<uint8_t> payload =
+      WritePayload(ir, databases, hs_version, &blobs, compress_databases);
   internal::EnvelopeHeader header;
   header.revision = ir.revision;
   header.created_unix = created_unix;

@@ -1,5 +1,5 @@
-// The whole pipeline for one pack: sources -> checked IR -> Hyperscan databases -> payload -> signed
-// envelope -> examples run against the signed bytes. Nothing touches the disk here.
+// The whole pipeline for one pack: sources -> checked IR -> Hyperscan databases -> payload ->
+// signed envelope -> examples run against the signed bytes. Nothing touches the disk here.
 #ifndef DOBERMAN_COMPILER_PACK_BUILDER_H_
 #define DOBERMAN_COMPILER_PACK_BUILDER_H_
 
@@ -20,12 +20,12 @@ struct BuiltPack {
   ExampleStats examples;
 };
 
-// `manifest` may be null (loose rule files: `dobermanc test rules/x.yaml`). `created_unix` goes into
-// the header (SOURCE_DATE_EPOCH makes builds reproducible). Returns false when any error was reported
-// (including failing examples).
+// `manifest` may be null (loose rule files: `dobermanc test rules/x.yaml`). `created_unix` goes
+// into the header (SOURCE_DATE_EPOCH makes builds reproducible). Returns false when any error was
+// reported (including failing examples).
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
-               Diagnostics& diags, BuiltPack* out);
+               Diagnostics& diags, BuiltPack* out, bool compress_databases = true);
 
 }  // namespace doberman::compiler
 

@@ -22,7 +22,8 @@ fb::Verdict ToFb(doberman_verdict v) {
 
 std::vector<uint8_t> WritePayload(const IrPack& pack,
                                   const std::vector<CompiledDatabase>& databases,
-                                  const std::string& hs_version, std::vector<uint8_t>* blobs) {
+                                  const std::string& hs_version, std::vector<uint8_t>* blobs,
+                                  bool compress_blobs) {
   flatbuffers::FlatBufferBuilder b(1 << 16);
   auto strings = [&](const std::vector<std::string>& v) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> o;
@@ -58,8 +59,8 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
   for (const CompiledDatabase& d : databases) {
     // Stored compressed when that is smaller (always, for real databases: about 7x): the loader
     // hashes the stored bytes, and hashing was most of a hook's load time.
-    std::vector<uint8_t> packed = EncodeLz4Block(d.bytes);
-    const bool compress = packed.size() < d.bytes.size();
+    std::vector<uint8_t> packed = compress_blobs ? EncodeLz4Block(d.bytes) : std::vector<uint8_t>{};
+    const bool compress = compress_blobs && packed.size() < d.bytes.size();
     const std::vector<uint8_t>& stored = compress ? packed : d.bytes;
     std::array<uint8_t, internal::kBlobDigestSize> digest{};
     crypto_generichash(digest.data(), digest.size(), stored.data(), stored.size(), nullptr, 0);

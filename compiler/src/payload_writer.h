@@ -12,10 +12,12 @@
 namespace doberman::compiler {
 
 // Deterministic: the same IR and databases give the same bytes. The databases go to `blobs` (the
-// envelope's blob area), each named in the payload by offset, size and BLAKE2b-256 digest.
+// envelope's blob area), each named in the payload by offset, size and BLAKE2b-256 digest, and
+// stored as an LZ4 block when `compress` and that is smaller.
 std::vector<uint8_t> WritePayload(const IrPack& pack,
                                   const std::vector<CompiledDatabase>& databases,
-                                  const std::string& hs_version, std::vector<uint8_t>* blobs);
+                                  const std::string& hs_version, std::vector<uint8_t>* blobs,
+                                  bool compress = true);
 
 }  // namespace doberman::compiler
 

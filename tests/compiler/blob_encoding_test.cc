@@ -202,7 +202,7 @@ struct SignedMini {
   doberman::internal::EnvelopeHeader header;
   Bytes payload, blobs;
 
-  SignedMini() {
+  explicit SignedMini(bool compress = true) {
     using namespace doberman::compiler;
     EXPECT_EQ(chdir(DOBERMAN_SOURCE_DIR), 0);
     SourceMap sources;
@@ -211,7 +211,7 @@ struct SignedMini {
     PackSources src;
     BuiltPack built;
     EXPECT_TRUE(LoadPackSources("tests/data/mini/mini.yaml", sources, diags, &src));
-    EXPECT_TRUE(BuildPack(sources, &src.manifest, src.files, key, 0, diags, &built))
+    EXPECT_TRUE(BuildPack(sources, &src.manifest, src.files, key, 0, diags, &built, compress))
         << diags.RenderText();
     doberman::internal::EnvelopeParts parts;
     std::string error;
@@ -256,6 +256,18 @@ TEST(CompressedPack, LoadsAsBuilt) {
   for (const auto* d : *fp->databases()) {
     EXPECT_EQ(d->encoding(), doberman::fb::BlobEncoding::Lz4Block);
     EXPECT_LT(d->blob_size(), d->raw_size());
+  }
+  std::string error;
+  EXPECT_EQ(mini.Load(mini.payload, &error), DOBERMAN_OK) << error;
+}
+
+TEST(CompressedPack, UncompressedBuildStoresRawDatabasesThatLoad) {
+  SignedMini mini(/*compress=*/false);
+  const auto* fp = doberman::fb::GetPack(mini.payload.data());
+  ASSERT_TRUE(fp->databases() && fp->databases()->size() > 0);
+  for (const auto* d : *fp->databases()) {
+    EXPECT_EQ(d->encoding(), doberman::fb::BlobEncoding::Raw);
+    EXPECT_EQ(d->raw_size(), 0u);
   }
   std::string error;
   EXPECT_EQ(mini.Load(mini.payload, &error), DOBERMAN_OK) << error;

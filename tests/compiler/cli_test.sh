@@ -33,6 +33,11 @@ expect_true "pack written" test -s out/mini.dpack
 expect_true "inspect --json is JSON with 6 rules" python3 -c "
 import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules'])==6 and d['header']['name']=='mini' else 1)"
 "$dobermanc" inspect out/mini.dpack --pubkey k.pub | grep -q "signature verified"; check "inspect --pubkey" 0 $?
+expect_true "databases stored compressed" grep -q "(lz4 " <("$dobermanc" inspect out/mini.dpack)
+"$dobermanc" build "$mini" --key k.key --out raw --no-compress >/dev/null 2>&1; check "build --no-compress" 0 $?
+"$dobermanc" verify raw/mini.dpack --pubkey k.pub 2>/dev/null; check "verify an uncompressed pack" 0 $?
+expect_true "--no-compress stores raw databases" test -z "$("$dobermanc" inspect raw/mini.dpack | grep "(lz4 ")"
+expect_true "the compressed pack is smaller" test "$(stat -c %s out/mini.dpack)" -lt "$(stat -c %s raw/mini.dpack)"
 
 chmod 644 k.key
 "$dobermanc" build "$mini" --key k.key --out out2 2>err.txt; check "build refuses a readable key" 3 $?
