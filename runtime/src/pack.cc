@@ -231,11 +231,11 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
         d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
-    // A decoded size is bounded by what the stored bytes can expand to, so a pack cannot ask for
-    // more memory than its own size justifies.
+    // A decoded size is bounded by what the stored bytes can expand to and by the envelope's own
+    // bound on stored bytes, so a pack cannot ask for more memory than its size justifies.
     const bool lz4 = d->encoding() == fb::BlobEncoding::Lz4Block;
     if ((d->encoding() != fb::BlobEncoding::Raw && !lz4) || (lz4 != (d->raw_size() != 0)) ||
-        d->raw_size() > MaxLz4DecodedSize(d->blob_size())) {
+        d->raw_size() > MaxLz4DecodedSize(d->blob_size()) || d->raw_size() > kMaxPayloadSize) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry has an unknown encoding or size", error);
     }
     const std::string platform = Str(d->platform());
