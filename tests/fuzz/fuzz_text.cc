@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "text_normalizer.h"
 
@@ -160,7 +161,9 @@ void CheckRuns(std::string_view text, const DecodeLimits& limits) {
   size_t prev_end = 0;
   size_t count = 0;
   std::string decoded;
+  std::vector<EncodedRun> fast;
   const bool more = ForEachEncodedRun(text, limits, [&](const EncodedRun& run) {
+    fast.push_back(run);
     Check(run.begin >= prev_end, "runs are increasing and disjoint");
     Check(run.begin < run.end, "runs are not empty");
     Check(run.end <= text.size(), "runs are in bounds");
@@ -174,8 +177,18 @@ void CheckRuns(std::string_view text, const DecodeLimits& limits) {
   });
   Check(count <= limits.max_runs, "at most max_runs runs");
   Check(!more || count == limits.max_runs, "overflow only after max_runs runs");
-  // The same runs come out of FindNextEncodedRun directly.
+  // The same runs come out of the byte loop (FindNextEncodedRun without the skipping cache, the
+  // reference its word-at-a-time paths must equal).
   EncodedRun run{};
+  size_t from = 0;
+  for (const EncodedRun& expected : fast) {
+    Check(FindNextEncodedRun(text, from, limits, &run), "the byte loop finds the same run");
+    Check(
+        run.begin == expected.begin && run.end == expected.end && run.encoding == expected.encoding,
+        "the byte loop finds the same run");
+    from = run.end;
+  }
+  if (!more) Check(!FindNextEncodedRun(text, from, limits, &run), "the byte loop finds no more");
   Check(FindNextEncodedRun(text, text.size(), limits, &run) == false, "no run starts at the end");
 }
 
