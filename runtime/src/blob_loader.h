@@ -24,8 +24,9 @@ struct BlobJob {
   // this many bytes long; checked against MaxLz4DecodedSize by the caller.
   uint64_t decoded_size = 0;
   bool fetched = true;  // false: the fetch callback failed (I/O), nothing else was tried
-  // Results: digest_ok false means nothing read the bytes; decoded false, that they are not the LZ4
-  // block they claim to be (Hyperscan never saw them); otherwise `error` is Hyperscan's and, on
+  // Results: digest_ok false means nothing but the hash used the bytes; decoded false, that they
+  // are not the LZ4 block they claim to be (Hyperscan never saw them); otherwise `error` is
+  // Hyperscan's (or hs_alloc_scratch's) and, on
   // HS_SUCCESS, `db` points into `memory` (move both to the owner).
   bool digest_ok = false;
   bool decoded = false;

@@ -60,8 +60,8 @@ bool DecodeLz4Block(std::span<const uint8_t> in, std::span<uint8_t> out) {
     if (literals > out_left || literals > static_cast<size_t>(in_end - ip)) return false;
     if (out_left - literals >= kWild && static_cast<size_t>(in_end - ip) - literals >= kWild) {
       WildCopy(op, ip, literals);  // there is room to overshoot, and it is cheaper than memcpy(n)
-    } else {
-      std::memcpy(op, ip, literals);
+    } else if (literals != 0) {
+      std::memcpy(op, ip, literals);  // (op may be null when the output is empty)
     }
     op += literals;
     ip += literals;

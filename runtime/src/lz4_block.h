@@ -13,7 +13,9 @@ namespace doberman::internal {
 
 // True when `in` is one well-formed LZ4 block that decodes to exactly `out.size()` bytes, written
 // to `out`. False otherwise (truncated input, an offset before the start of the output, output
-// longer or shorter than `out`, a block that does not end with literals); `out` then holds garbage.
+// longer or shorter than `out`, a block whose last sequence has a match: every block ends with a
+// literals-only sequence, possibly empty); `out` then holds garbage. Matches in the last bytes,
+// which the format's encoders avoid, are accepted when in bounds.
 bool DecodeLz4Block(std::span<const uint8_t> in, std::span<uint8_t> out);
 
 // The most bytes one LZ4 block of `in_size` bytes can decode to (every sequence a 4-byte token run

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <ctime>
+#include <tuple>
 
 #include "blob_loader.h"
 #include "lz4_block.h"
@@ -324,6 +325,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     p.triggers_conditions = p.role == Role::kAny && conditional_rules[p.rule];
   }
   ScratchPrototypes prototypes;
+  static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);
   OpenBlobs(jobs, fetch_blob, &prototypes);
   // Whatever happens below, every deserialized database and scratch ends up owned by the pack.
   for (size_t slot = 0; slot < kScratchSlots; ++slot) {
