@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decider.h"
+#include "default_test_pack.h"
 #include "hook_payload.h"
 #include "json.h"
 #include "key_file.h"
@@ -20,24 +21,12 @@
 namespace doberman::internal {
 namespace {
 
-std::vector<uint8_t> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
-  const char* packs = std::getenv("DOBERMAN_TEST_PACKS");
   const char* cases = std::getenv("DOBERMAN_CASES_DIR");
-  ASSERT_NE(packs, nullptr);
   ASSERT_NE(cases, nullptr);
-  doberman_public_key key{};
   std::string error;
-  ASSERT_TRUE(ReadPublicKeyFile(std::string(packs) + "/test.pub", &key, &error)) << error;
-  const std::vector<uint8_t> bytes = ReadBytes(std::string(packs) + "/default/default.dpack");
-  LoadOptions options;
-  options.trusted = {&key, 1};
-  std::unique_ptr<Pack> pack;
-  ASSERT_EQ(LoadPack(bytes, options, &pack, &error), DOBERMAN_OK) << error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
   size_t conditional = 0;
   for (const auto& db : pack->databases) conditional += db->conditional ? 1 : 0;
   ASSERT_GT(conditional, 0u) << "the default pack has no conditional database: nothing is checked";

@@ -11,16 +11,12 @@
 #include <vector>
 
 #include "decider.h"
+#include "default_test_pack.h"
 #include "key_file.h"
 #include "pack.h"
 
 namespace doberman::internal {
 namespace {
-
-std::vector<uint8_t> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 size_t ScratchBytes(const hs_scratch_t* s) {
   size_t n = 0;
@@ -29,16 +25,9 @@ size_t ScratchBytes(const hs_scratch_t* s) {
 }
 
 TEST(ScratchPrototypes, EachDatabaseFitsTheScratchOfItsSlot) {
-  const char* packs = std::getenv("DOBERMAN_TEST_PACKS");
-  ASSERT_NE(packs, nullptr);
-  doberman_public_key key{};
   std::string error;
-  ASSERT_TRUE(ReadPublicKeyFile(std::string(packs) + "/test.pub", &key, &error)) << error;
-  const std::vector<uint8_t> bytes = ReadBytes(std::string(packs) + "/default/default.dpack");
-  LoadOptions options;
-  options.trusted = {&key, 1};
-  std::unique_ptr<Pack> pack;
-  ASSERT_EQ(LoadPack(bytes, options, &pack, &error), DOBERMAN_OK) << error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
   ASSERT_GT(pack->databases.size(), 1u);
 
   std::vector<size_t> per_slot(kScratchSlots, 0);

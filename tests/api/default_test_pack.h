@@ -1,0 +1,39 @@
+// Test helper for white-box tests: loads the ctest fixture's default pack (built from packs/ with
+// the fixture key, under $DOBERMAN_TEST_PACKS) through the internal loader.
+#ifndef DOBERMAN_TESTS_API_DEFAULT_TEST_PACK_H_
+#define DOBERMAN_TESTS_API_DEFAULT_TEST_PACK_H_
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "key_file.h"
+#include "pack.h"
+
+namespace doberman::internal {
+
+// The loaded pack, or null with `*error` saying why.
+inline std::unique_ptr<Pack> LoadDefaultTestPack(std::string* error) {
+  const char* packs = std::getenv("DOBERMAN_TEST_PACKS");
+  if (packs == nullptr) {
+    *error = "DOBERMAN_TEST_PACKS is not set (run through ctest)";
+    return nullptr;
+  }
+  doberman_public_key key{};
+  if (!ReadPublicKeyFile(std::string(packs) + "/test.pub", &key, error)) return nullptr;
+  std::ifstream in(std::string(packs) + "/default/default.dpack", std::ios::binary);
+  const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                   std::istreambuf_iterator<char>()};
+  LoadOptions options;
+  options.trusted = {&key, 1};
+  std::unique_ptr<Pack> pack;
+  if (LoadPack(bytes, options, &pack, error) != DOBERMAN_OK) return nullptr;
+  return pack;
+}
+
+}  // namespace doberman::internal
+
+#endif  // DOBERMAN_TESTS_API_DEFAULT_TEST_PACK_H_
