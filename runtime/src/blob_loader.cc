@@ -64,15 +64,14 @@ void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers) {
     uint8_t* dest = buffers->decoded.Reserve(job.decoded_size);
     if (dest == nullptr) {
       job.error = HS_NOMEM;
-      job.decoded = true;  // not the blob's fault
       return;
     }
     const std::span<uint8_t> raw{dest, job.decoded_size};
-    job.decoded = DecodeLz4Block(blob, raw);
-    if (!job.decoded) return;
+    if (!DecodeLz4Block(blob, raw)) {
+      job.undecodable = true;
+      return;
+    }
     blob = raw;
-  } else {
-    job.decoded = true;
   }
   job.error = Deserialize(blob, job);
 }

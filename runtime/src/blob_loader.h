@@ -24,12 +24,11 @@ struct BlobJob {
   // this many bytes long; checked against MaxLz4DecodedSize by the caller.
   uint64_t decoded_size = 0;
   bool fetched = true;  // false: the fetch callback failed (I/O), nothing else was tried
-  // Results: digest_ok false means nothing but the hash used the bytes; decoded false, that they
-  // are not the LZ4 block they claim to be (Hyperscan never saw them); otherwise `error` is
-  // Hyperscan's (or hs_alloc_scratch's) and, on
-  // HS_SUCCESS, `db` points into `memory` (move both to the owner).
+  // Results: digest_ok false means nothing but the hash used the bytes; undecodable, that they are
+  // not the LZ4 block they claim to be (Hyperscan never saw them); otherwise `error` is Hyperscan's
+  // (or hs_alloc_scratch's) and, on HS_SUCCESS, `db` points into `memory` (move both to the owner).
   bool digest_ok = false;
-  bool decoded = false;
+  bool undecodable = false;
   hs_error_t error = HS_INVALID;
   hs_database_t* db = nullptr;
   PageMemory memory;

@@ -106,11 +106,11 @@ struct Scratch {
   bool scan_all_conditions = false;
 };
 
-// Decides one call. Never returns PASS with a non-OK status.
 // Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or
 // DOBERMAN_E_NO_MEMORY (then `scratch` holds what was cloned and must not be used to decide).
 doberman_status CloneHsScratch(Scratch& scratch);
 
+// Decides one call. Never returns PASS with a non-OK status.
 doberman_status Decide(Scratch& scratch, const doberman_call& call, doberman_result* result);
 
 }  // namespace doberman::internal

@@ -349,7 +349,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
           "tables (the pack was modified after signing)",
           error);
     }
-    if (!job.decoded) {
+    if (job.undecodable) {
       return Fail(DOBERMAN_E_STRUCTURE,
                   "a database's stored bytes match their signed digest but do not decode to the "
                   "size the tables declare (the pack was built by a broken writer)",

@@ -864,13 +864,15 @@ struct AlphabetStretch {
 // The stretch starting at `i` (p[i] in the alphabet), byte by byte from `i` on, or from `b` with
 // what the words before it gathered.
 void FinishStretch(const unsigned char* p, size_t n, size_t b, AlphabetStretch* s) {
+  // In locals, not through `s`: the loop stays in registers.
+  size_t non_hex = s->non_hex, first_non_hex = s->first_non_hex, last_reserved = s->last_reserved;
   for (; b < n; ++b) {
     const uint8_t cls = kCharClasses[p[b]];
     if (!(cls & kBase64Char)) break;
-    if (!(cls & kHexChar) && s->non_hex++ == 0) s->first_non_hex = b;
-    if (!(cls & kUnreserved)) s->last_reserved = b;
+    if (!(cls & kHexChar) && non_hex++ == 0) first_non_hex = b;
+    if (!(cls & kUnreserved)) last_reserved = b;
   }
-  s->end = b;
+  *s = {b, non_hex, first_non_hex, last_reserved};
 }
 
 // The same, 64 bytes at a time while 64 are left (a stretch of paths and identifiers is crossed
@@ -989,35 +991,24 @@ bool FindNextEncodedRun(std::string_view text, size_t from, const DecodeLimits& 
       if (j > entered) pct_begin = j;
     }
     uint8_t cls = kCharClasses[p[i]];
-    if ((cls & kBase64Char) && next_percent != nullptr && n - i >= 64) {
-      // The byte loop's stretch below, in words (the loop stays the reference the tests compare
-      // this with; it also takes what is shorter than a word).
+    if (cls & kBase64Char) {
+      // A whole alphabet stretch in one go. '+' and '/' are in the alphabet but not unreserved:
+      // they break the percent stretch. With the skipping cache and a word left it is crossed in
+      // 64-byte words; the byte loop (FinishStretch from the start) stays the reference the tests
+      // compare that with.
       const size_t begin = i;
-      const AlphabetStretch s = ScanStretch(p, i, n);
+      AlphabetStretch s;
+      if (next_percent != nullptr && n - i >= 64) {
+        s = ScanStretch(p, i, n);
+      } else {
+        FinishStretch(p, n, i, &s);
+      }
       if (s.last_reserved != SIZE_MAX) {
         pct_begin = s.last_reserved + 1;
         escapes = 0;
       }
       i = s.end;
       if (ClassifyAlphabetRun(text, begin, i, s.non_hex, s.first_non_hex, limits, run)) return true;
-      continue;
-    }
-    if (cls & kBase64Char) {
-      // A whole alphabet stretch in one go. '+' and '/' are in the alphabet but not unreserved:
-      // they break the percent stretch.
-      const size_t begin = i;
-      size_t non_hex = 0;
-      size_t first_non_hex = 0;
-      do {
-        if (!(cls & kHexChar) && non_hex++ == 0) first_non_hex = i;
-        if (!(cls & kUnreserved)) {
-          pct_begin = i + 1;
-          escapes = 0;
-        }
-        if (++i == n) break;
-        cls = kCharClasses[p[i]];
-      } while (cls & kBase64Char);
-      if (ClassifyAlphabetRun(text, begin, i, non_hex, first_non_hex, limits, run)) return true;
       continue;
     }
     if (p[i] == '%' && IsEscapeAt(text, i)) {
