@@ -1,7 +1,9 @@
 // Strict, bounded RFC 8259 reader and string escaper for untrusted hook payloads (API in json.h).
 #include "json.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <type_traits>
 
@@ -146,7 +148,8 @@ class Parser {
         n_(input.size()),
         max_depth_(limits.max_depth < kJsonMaxDepthCeiling ? limits.max_depth
                                                            : kJsonMaxDepthCeiling),
-        max_elements_(limits.max_elements) {}
+        max_elements_(limits.max_elements),
+        reject_duplicate_keys_(limits.reject_duplicate_keys) {}
 
   bool ParseDocument(JsonValue* out) {
     SkipSpace();
@@ -171,6 +174,45 @@ class Parser {
     error_.message = what;
     error_.message += std::to_string(limit);
     return false;
+  }
+
+  // Hosts parse payloads with JSON.parse or serde, which keep the last of duplicate keys; a reader
+  // that kept the first would judge a different call than the host runs. So a duplicate is an error.
+  // Small objects are checked pairwise (no allocation); large ones through a sorted copy of the keys.
+  [[gnu::noinline]] bool CheckUniqueKeys(const JsonValue& object, size_t offset) {
+    const auto& m = object.members;
+    const std::string* duplicate = nullptr;
+    if (m.size() <= 16) {
+      for (size_t i = 1; i < m.size() && duplicate == nullptr; ++i) {
+        for (size_t j = 0; j < i; ++j) {
+          if (m[i].first == m[j].first) {
+            duplicate = &m[i].first;
+            break;
+          }
+        }
+      }
+    } else {
+      std::vector<const std::string*> keys;
+      keys.reserve(m.size());
+      for (const auto& member : m) keys.push_back(&member.first);
+      std::sort(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a < *b; });
+      auto it = std::adjacent_find(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; });
+      if (it != keys.end()) duplicate = *it;
+    }
+    if (duplicate == nullptr) return true;
+    error_.offset = offset;
+    error_.message = "duplicate key " + DescribeKey(*duplicate) + " in object";
+    error_.duplicate_key = *duplicate;
+    return false;
+  }
+
+  // Names a key in an error only when it looks like a field name: a key could itself be a secret.
+  static std::string DescribeKey(const std::string& key) {
+    const bool nameish = !key.empty() && key.size() <= 64 &&
+                         std::all_of(key.begin(), key.end(), [](unsigned char c) {
+                           return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                         });
+    return nameish ? "'" + key + "'" : "(" + std::to_string(key.size()) + " bytes, not shown)";
   }
 
   void SkipSpace() {
@@ -231,7 +273,7 @@ class Parser {
           SkipSpace();
           if (pos_ == n_) return Fail(pos_, "unterminated object");
           const unsigned char c = s_[pos_++];
-          if (c == '}') return true;
+          if (c == '}') return !reject_duplicate_keys_ || CheckUniqueKeys(*v, pos_ - 1);
           if (c != ',') return Fail(pos_ - 1, "expected ',' or '}' in object");
         }
       }
@@ -360,6 +402,7 @@ class Parser {
   size_t pos_ = 0;
   size_t max_depth_;
   size_t max_elements_;
+  bool reject_duplicate_keys_;
   size_t elements_ = 0;
   JsonError error_;
 };

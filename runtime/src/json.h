@@ -16,8 +16,8 @@ namespace doberman::internal {
 enum class JsonType : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
 
 // A parsed value. Strings are unescaped UTF-8 (\uXXXX and surrogate pairs decoded; a lone surrogate is an
-// error). Numbers keep their source text. Object members keep source order; duplicate keys are kept too
-// (lookups return the first).
+// error). Numbers keep their source text. Object members keep source order. Duplicate keys are an error
+// by default (JsonLimits::reject_duplicate_keys); when allowed, lookups return the first.
 struct JsonValue {
   JsonType type = JsonType::kNull;
   bool boolean = false;
@@ -48,11 +48,15 @@ struct JsonLimits {
   size_t max_depth = 64;
   size_t max_bytes = 64u << 20;
   size_t max_elements = 1u << 20;  // total values in the document
+  // Hosts keep the last of duplicate keys (JSON.parse, serde); judging another value than the host
+  // runs would be a bypass, so duplicates fail the parse unless a caller opts out.
+  bool reject_duplicate_keys = true;
 };
 
 struct JsonError {
   size_t offset = 0;      // byte offset of the problem in the input
   std::string message;    // e.g. "unterminated string", "nesting deeper than 64"
+  std::string duplicate_key;  // set when the error is a duplicate key (for callers, not for output)
 };
 
 // Parses exactly one JSON document (RFC 8259; surrounding white space allowed, nothing else after it).

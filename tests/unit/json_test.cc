@@ -199,8 +199,36 @@ TEST(JsonParse, EscapedKeys) {
   EXPECT_EQ(*v.FindString("tool_name"), "Bash");
 }
 
-TEST(JsonParse, DuplicateKeysAreKeptAndTheFirstWins) {
-  JsonValue v = MustParse(R"({"tool_name": "Read", "tool_name": "Bash", "x": 1})");
+TEST(JsonParse, DuplicateKeysAreRefusedByDefault) {
+  JsonValue v;
+  JsonError e;
+  EXPECT_FALSE(ParseJson(R"({"command":"ls","command":"sudo rm -fr ~"})", {}, &v, &e));
+  EXPECT_EQ(e.message, "duplicate key 'command' in object");
+  EXPECT_EQ(e.duplicate_key, "command");
+  // Nested objects, escaped spellings of the same key, and large objects (the sorted path).
+  EXPECT_FALSE(ParseJson(R"({"a":{"k":1,"\u006b":2}})", {}, &v, &e));
+  std::string big = "{";
+  for (int i = 0; i < 40; ++i) big += "\"k" + std::to_string(i) + "\":1,";
+  big += "\"k7\":2}";
+  EXPECT_FALSE(ParseJson(big, {}, &v, &e));
+  EXPECT_EQ(e.duplicate_key, "k7");
+  // A key that is not a field name is not echoed.
+  EXPECT_FALSE(ParseJson(R"({"sk-live secret value":1,"sk-live secret value":2})", {}, &v, &e));
+  EXPECT_EQ(e.message.find("secret"), std::string::npos) << e.message;
+  // The same key in sibling objects is fine.
+  EXPECT_TRUE(ParseJson(R"([{"k":1},{"k":2}])", {}, &v, &e)) << e.message;
+  std::string unique = "{";
+  for (int i = 0; i < 40; ++i) unique += "\"k" + std::to_string(i) + "\":1,";
+  unique.back() = '}';
+  EXPECT_TRUE(ParseJson(unique, {}, &v, &e)) << e.message;
+}
+
+TEST(JsonParse, DuplicateKeysAreKeptWhenAllowedAndTheFirstWins) {
+  JsonLimits limits;
+  limits.reject_duplicate_keys = false;
+  JsonValue v;
+  JsonError e;
+  ASSERT_TRUE(ParseJson(R"({"tool_name": "Read", "tool_name": "Bash", "x": 1})", limits, &v, &e));
   ASSERT_EQ(v.members.size(), 3u);
   EXPECT_EQ(*v.FindString("tool_name"), "Read");
   EXPECT_EQ(v.members[1].second.text, "Bash");
