@@ -21,6 +21,7 @@
 #include "doberman/doberman.h"
 #include "envelope.h"
 #include "pack.h"
+#include "regular_file.h"
 
 using doberman::internal::LoadOptions;
 using doberman::internal::Pack;
@@ -94,9 +95,11 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
   try {
     // Read into private memory (not a shared mapping: a blob must not change between its digest
     // check and its use), without zero-filling a buffer that is about to be overwritten.
-    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+    // Never waits on the path: a FIFO or device there is refused, not read.
+    std::string open_error;
+    const int fd = doberman::internal::OpenRegularFileForReading(path, "pack", &open_error);
     if (fd < 0) {
-      WriteError(error_buf, error_buf_size, std::string("cannot open pack ") + path);
+      WriteError(error_buf, error_buf_size, open_error);
       return DOBERMAN_E_IO;
     }
     struct FdCloser {
@@ -104,8 +107,8 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
       ~FdCloser() { ::close(fd); }
     } closer{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      WriteError(error_buf, error_buf_size, std::string("pack ") + path + " is not a regular file");
+    if (::fstat(fd, &st) != 0) {
+      WriteError(error_buf, error_buf_size, std::string("cannot stat pack ") + path);
       return DOBERMAN_E_IO;
     }
     const auto size = static_cast<uint64_t>(st.st_size);

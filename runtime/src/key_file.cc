@@ -3,10 +3,8 @@
 
 #include <sodium.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "envelope.h"
+#include "regular_file.h"
 
 namespace doberman::internal {
 
@@ -63,14 +61,10 @@ bool ParseKeyText(std::string_view text, std::string_view expected_header, uint8
 }
 
 bool ReadPublicKeyFile(const std::string& path, doberman_public_key* key, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read public key " + path;
-    return false;
-  }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!ParseKeyText(ss.str(), kPublicKeyHeader, key->bytes, sizeof key->bytes, error)) {
+  // A key file is three short lines; anything larger is not one. Never waits on a FIFO.
+  std::string text;
+  if (!ReadRegularFile(path, 4096, "public key", &text, error)) return false;
+  if (!ParseKeyText(text, kPublicKeyHeader, key->bytes, sizeof key->bytes, error)) {
     *error = path + ": " + *error;
     return false;
   }
