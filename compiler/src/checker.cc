@@ -104,8 +104,16 @@ bool ParseDate(std::string_view s, int64_t* out) {
   tm.tm_mday = d;
   tm.tm_hour = h;
   tm.tm_min = mi;
-  tm.tm_sec = sec;
-  *out = static_cast<int64_t>(timegm(&tm));
+  tm.tm_sec = sec == 60 ? 59 : sec;  // a leap second names the last second of its minute
+  const time_t t = timegm(&tm);
+  // timegm normalises 2027-02-30 to March 2nd; a date that does not come back unchanged does not
+  // exist, and a pack must not expire on a day its author did not write.
+  std::tm back{};
+  if (gmtime_r(&t, &back) == nullptr || back.tm_year != y - 1900 || back.tm_mon != mo - 1 ||
+      back.tm_mday != d) {
+    return false;
+  }
+  *out = static_cast<int64_t>(t);
   return true;
 }
 

@@ -6,7 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -17,10 +19,56 @@ namespace doberman::compiler {
 
 SigningKey::~SigningKey() { sodium_memzero(secret.data(), secret.size()); }
 
+namespace {
+
+// The temporary file being written, for the signal handler: a build interrupted (Ctrl-C, kill, a
+// file size limit) must not leave a partial pack behind, even under its temporary name.
+char g_pending_tmp[4096];
+volatile sig_atomic_t g_pending = 0;
+
+extern "C" void RemovePendingAndReraise(int sig) {
+  if (g_pending) ::unlink(g_pending_tmp);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// Installs the handlers for the duration of one write, and restores the previous ones after.
+class PendingTmpFile {
+ public:
+  explicit PendingTmpFile(const std::string& tmp) {
+    if (tmp.size() < sizeof g_pending_tmp) {
+      std::memcpy(g_pending_tmp, tmp.c_str(), tmp.size() + 1);
+      g_pending = 1;
+    }
+    struct sigaction sa {};
+    sa.sa_handler = RemovePendingAndReraise;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < kSignals.size(); ++i) {
+      // SIGXFSZ (a write past RLIMIT_FSIZE) is ignored instead, so write() fails with EFBIG and the
+      // usual error path removes the file and reports it.
+      sa.sa_handler = kSignals[i] == SIGXFSZ ? SIG_IGN : RemovePendingAndReraise;
+      ::sigaction(kSignals[i], &sa, &previous_[i]);
+    }
+  }
+  ~PendingTmpFile() {
+    for (size_t i = 0; i < kSignals.size(); ++i) ::sigaction(kSignals[i], &previous_[i], nullptr);
+    g_pending = 0;
+  }
+  PendingTmpFile(const PendingTmpFile&) = delete;
+  PendingTmpFile& operator=(const PendingTmpFile&) = delete;
+
+ private:
+  static constexpr std::array<int, 5> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGXFSZ, SIGPIPE};
+  std::array<struct sigaction, 5> previous_{};
+};
+
+}  // namespace
+
 bool WriteFileAtomic(const std::string& path, std::span<const uint8_t> bytes, unsigned mode,
                      std::string* error) {
   std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  PendingTmpFile pending(tmp);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
   if (fd < 0) {
     *error = "cannot create " + tmp + ": " + std::strerror(errno);
     return false;

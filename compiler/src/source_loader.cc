@@ -3,24 +3,30 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "dsl_frontend.h"
+#include "regular_file.h"
 
 namespace fs = std::filesystem;
 
 namespace doberman::compiler {
 namespace {
 
+// Rule sources are small text files; the bound keeps a mistaken include of a huge file cheap.
+constexpr size_t kMaxSourceBytes = 64u << 20;
+
+// Never waits on a FIFO or device, and reads regular files only.
 bool ReadFile(const std::string& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  *out = ss.str();
-  return true;
+  std::string error;
+  return internal::ReadRegularFile(path, kMaxSourceBytes, "rule source", out, &error);
+}
+
+// A symbolic link inside a rules tree could point anywhere (a key, /etc/passwd), and a diagnostic
+// quotes the line it fails on: sources are read from regular files only, links are reported.
+bool IsSymlink(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_symlink(fs::symlink_status(p, ec));
 }
 
 bool HasExtension(const fs::path& p, std::initializer_list<const char*> exts) {
@@ -43,7 +49,10 @@ bool GlobMatch(std::string_view pattern, std::string_view name) {
 std::vector<std::string> RuleFilesIn(const fs::path& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (e.is_regular_file() && IsRuleSourcePath(e.path().string())) out.push_back(e.path().string());
+    // Links are kept so that LoadSourceFile reports them; the iterator does not descend into them.
+    if (e.is_symlink() || (e.is_regular_file() && IsRuleSourcePath(e.path().string()))) {
+      out.push_back(e.path().string());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -57,6 +66,15 @@ bool IsRuleSourcePath(const std::string& path) {
 
 ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnostics& diags) {
   std::string text;
+  if (IsSymlink(path)) {
+    diags.Error("E1006", Loc{}, path + " is a symbolic link; rule sources are read from regular files only",
+                "", "copy the file into the rules tree, or include its real location");
+    return {};
+  }
+  if (!IsRuleSourcePath(path)) {
+    diags.Error("E1004", Loc{}, path + " is not a rule file (expected .yaml, .yml or .dbr)");
+    return {};
+  }
   if (!ReadFile(path, &text)) {
     diags.Error("E1001", Loc{}, "cannot read " + path);
     return {};
@@ -113,7 +131,7 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
     if (p.filename().string().find('*') != std::string::npos) {
       if (fs::is_directory(p.parent_path(), ec)) {
         for (const auto& e : fs::directory_iterator(p.parent_path())) {
-          if (e.is_regular_file() && IsRuleSourcePath(e.path().string()) &&
+          if ((e.is_symlink() || (e.is_regular_file() && IsRuleSourcePath(e.path().string()))) &&
               GlobMatch(p.filename().string(), e.path().filename().string())) {
             matched.push_back(e.path().string());
           }
@@ -122,7 +140,7 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
       }
     } else if (fs::is_directory(p, ec)) {
       matched = RuleFilesIn(p);
-    } else if (fs::is_regular_file(p, ec)) {
+    } else if (IsSymlink(p) || fs::is_regular_file(p, ec)) {
       matched.push_back(p.string());
     }
     if (matched.empty()) {
