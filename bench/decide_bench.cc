@@ -108,7 +108,7 @@ void BM_ParsePayload(benchmark::State& state, const char* corpus) {
     internal::ParseJson(line, internal::JsonLimits{}, &json, &err);
     guard::ParsedPayload payload;
     std::string error;
-    guard::ConvertPayload(json, &payload, &error);
+    guard::ConvertPayload(json, guard::Host::kAny, &payload, &error);
     benchmark::DoNotOptimize(payload.calls.size());
     bytes += line.size();
   }

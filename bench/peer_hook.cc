@@ -77,7 +77,7 @@ int Hook(const std::string& engine_name, const std::string& dir) {
   guard::ParsedPayload payload;
   std::string error;
   if (!internal::ParseJson(text, internal::JsonLimits{}, &json, &err) ||
-      !guard::ConvertPayload(json, &payload, &error)) {
+      !guard::ConvertPayload(json, guard::Host::kAny, &payload, &error)) {
     std::fputs("bad payload\n", stderr);
     return 2;
   }

@@ -1,8 +1,11 @@
 // doberman-guard: the runtime's command-line face for hooks. `check` answers JSON lines; `hook
 // HOST` answers one hook payload the way that host expects. Every failure (no pack, bad signature,
 // bad payload) answers deny/block/AUTH with the cause: never allow.
+#include <signal.h>
+#include <sys/time.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +15,7 @@
 #include "doberman/doberman.h"
 #include "guard_output.h"
 #include "hook_payload.h"
+#include "host_answer.h"
 #include "json.h"
 #include "key_file.h"
 #include "pack.h"
@@ -21,7 +25,9 @@
 namespace {
 
 using doberman::guard::Decision;
+using doberman::guard::HookAnswer;
 using doberman::guard::HookEvent;
+using doberman::guard::Host;
 using doberman::guard::ParsedPayload;
 
 constexpr int kExitUsage = 2;
@@ -30,7 +36,7 @@ constexpr size_t kMaxPayloadBytes = 64u << 20;
 const char kUsage[] =
     "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S]\n"
     "       doberman-guard hook claude-code|codex|cursor [--pack P] [--pubkey K]... [--state S]\n"
-    "                           [--turn-auth warn|block]\n"
+    "                           [--turn-auth warn|block] [--deadline-ms N]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version\n"
     "\n"
@@ -43,13 +49,34 @@ const char kUsage[] =
     "--pack    signed pack (default $DOBERMAN_PACK)\n"
     "--pubkey  trusted public key file, repeatable (default $DOBERMAN_PUBKEY, ':'-separated)\n"
     "--state   rollback state file (default $DOBERMAN_STATE; unset: no rollback check)\n"
-    "--turn-auth  what AUTH does to a prompt turn in Claude Code: warn (default) or block\n";
+    "--turn-auth  what AUTH does to a prompt turn: warn (default) or block\n"
+    "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
+    "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
 
 struct Options {
-  std::string mode, host, pack, state;
+  std::string mode, host_name, pack, state;
+  Host host = Host::kAny;
   std::vector<std::string> pubkeys;
   bool turn_auth_blocks = false;
+  long deadline_ms = 5000;
 };
+
+bool ParseHost(const std::string& name, Host* host) {
+  if (name == "claude-code") *host = Host::kClaudeCode;
+  else if (name == "codex") *host = Host::kCodex;
+  else if (name == "cursor") *host = Host::kCursor;
+  else return false;
+  return true;
+}
+
+// A positive number of milliseconds, at most an hour.
+bool ParseDeadline(const std::string& v, long* out) {
+  char* end = nullptr;
+  const long ms = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || ms <= 0 || ms > 3600000) return false;
+  *out = ms;
+  return true;
+}
 
 struct LoadedPack {
   doberman_pack* pack = nullptr;
@@ -68,10 +95,13 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   o->mode = argv[i++];
   if (o->mode == "hook") {
     if (i >= argc) return false;
-    o->host = argv[i++];
-    if (o->host != "claude-code" && o->host != "codex" && o->host != "cursor") return false;
+    o->host_name = argv[i++];
+    if (!ParseHost(o->host_name, &o->host)) return false;
   } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain") {
     return false;
+  }
+  if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
+    if (!ParseDeadline(e, &o->deadline_ms)) return false;
   }
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -88,6 +118,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->pubkeys.push_back(v);
     } else if (a == "--state") {
       if (!value(&o->state)) return false;
+    } else if (a == "--deadline-ms") {
+      if (!value(&v) || !ParseDeadline(v, &o->deadline_ms)) return false;
     } else if (a == "--turn-auth") {
       if (!value(&v) || (v != "warn" && v != "block")) return false;
       o->turn_auth_blocks = v == "block";
@@ -156,7 +188,7 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
 }
 
 // Parses one payload; on failure returns a Decision raised to `failure_verdict` naming the cause.
-bool Parse(std::string_view text, ParsedPayload* payload, Decision* failure) {
+bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure) {
   doberman::internal::JsonValue json;
   doberman::internal::JsonError jerr;
   doberman::internal::JsonLimits limits;
@@ -169,7 +201,7 @@ bool Parse(std::string_view text, ParsedPayload* payload, Decision* failure) {
     return false;
   }
   std::string error;
-  if (!doberman::guard::ConvertPayload(json, payload, &error)) {
+  if (!doberman::guard::ConvertPayload(json, host, payload, &error)) {
     failure->Raise(DOBERMAN_AUTH, "error:bad_payload", error);
     failure->status = "DOBERMAN_E_ARGUMENT";
     return false;
@@ -191,7 +223,7 @@ Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
 Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
   Decision d;
   d.verdict = DOBERMAN_PASS;
-  if (!Parse(text, payload, &d)) return d;
+  if (!Parse(text, Host::kAny, payload, &d)) return d;
   return DecideParsed(lp, *payload);
 }
 
@@ -226,12 +258,19 @@ int RunCheck(const LoadedPack& lp) {
   return lp.scratch == nullptr ? 3 : 0;
 }
 
-std::string ReadAll(FILE* f, bool* too_large) {
+// Reads stdin whole. A FIFO or terminal that never closes is the deadline's business.
+std::string ReadAll(int fd, bool* too_large, bool* failed) {
   std::string s;
   char buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    s.append(buf, n);
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *failed = true;
+      break;
+    }
+    if (n == 0) break;
+    s.append(buf, static_cast<size_t>(n));
     if (s.size() > kMaxPayloadBytes) {
       *too_large = true;
       break;
@@ -275,39 +314,77 @@ int RunExplain(const LoadedPack& lp) {
   return 0;
 }
 
+// The guard's own deadline. The host kills a hook that overruns its timeout and, unless configured
+// to fail closed, lets the call run; so the guard answers deny itself well before that. The answer
+// is prepared before anything can hang (reading stdin, opening files, loading) and written from the
+// signal handler with write(2) and _exit(2) only.
+namespace deadline {
+std::string g_out, g_err;
+
+extern "C" void OnDeadline(int) {
+  if (!g_out.empty()) (void)!::write(STDOUT_FILENO, g_out.data(), g_out.size());
+  if (!g_err.empty()) (void)!::write(STDERR_FILENO, g_err.data(), g_err.size());
+  _exit(2);
+}
+
+void Arm(Host host, long ms) {
+  const HookAnswer refusal = doberman::guard::RefuseUnreadable(
+      host, "the guard did not finish within its deadline of " + std::to_string(ms) +
+                " ms; the call is refused (fail closed)");
+  g_out = refusal.out;
+  g_err = refusal.err;
+  struct sigaction sa {};
+  sa.sa_handler = OnDeadline;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGALRM, &sa, nullptr);
+  itimerval t{};
+  t.it_value.tv_sec = ms / 1000;
+  t.it_value.tv_usec = (ms % 1000) * 1000;
+  ::setitimer(ITIMER_REAL, &t, nullptr);
+}
+
+// Called before the real answer is written, so that a late timer cannot add a second one.
+void Disarm() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGALRM);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+}  // namespace deadline
+
+int Emit(const HookAnswer& a) {
+  deadline::Disarm();
+  if (!a.out.empty()) std::fwrite(a.out.data(), 1, a.out.size(), stdout);
+  if (!a.err.empty()) std::fwrite(a.err.data(), 1, a.err.size(), stderr);
+  std::fflush(stdout);
+  return a.exit_code;
+}
+
 // One payload, parsed before the pack is loaded so that only the databases it needs are read.
 int RunHook(const Options& o) {
-  bool too_large = false;
-  std::string text = ReadAll(stdin, &too_large);
+  deadline::Arm(o.host, o.deadline_ms);
+  bool too_large = false, failed = false;
+  std::string text = ReadAll(STDIN_FILENO, &too_large, &failed);
+  if (too_large || failed) {
+    return Emit(doberman::guard::RefuseUnreadable(
+        o.host, too_large ? "hook payload larger than 64 MiB" : "cannot read the hook payload"));
+  }
   ParsedPayload payload;
   Decision d;
   d.verdict = DOBERMAN_PASS;
-  if (too_large) {
-    d.Raise(DOBERMAN_BLOCK, "error:payload_too_large", "hook payload larger than 64 MiB");
-  } else if (Parse(text, &payload, &d)) {
+  if (!Parse(text, o.host, &payload, &d)) {
+    return Emit(doberman::guard::RefuseUnreadable(o.host, d.Explanation()));
+  }
+  if (payload.event != HookEvent::kNothingToJudge) {
     LoadedPack lp;
     Load(o, &lp, FieldsOf(payload));
     d = DecideParsed(lp, payload);
+    // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
+    if (d.status != "DOBERMAN_OK") d.verdict = DOBERMAN_BLOCK;
   }
-  const bool unusable = payload.event == HookEvent::kUnknown;
-  if (unusable || d.status != "DOBERMAN_OK") {
-    // Fail closed: a payload we cannot read, or a pack we cannot trust, is denied, not asked.
-    d.verdict = DOBERMAN_BLOCK;
-  }
-  if (o.host == "cursor") {
-    if (unusable) payload.event = HookEvent::kPreToolUse;
-    std::string out = doberman::guard::CursorAnswer(payload.event, d);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    return d.verdict == DOBERMAN_BLOCK ? 2 : 0;
-  }
-  if (unusable) {
-    // Without the event we cannot shape a JSON answer; exit 2 blocks both tool calls and turns.
-    std::fprintf(stderr, "Doberman BLOCK: %s\n", d.Explanation().c_str());
-    return 2;
-  }
-  std::string out = doberman::guard::ClaudeAnswer(payload.event, d, o.turn_auth_blocks);
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  return 0;
+  doberman::guard::AnswerOptions options;
+  options.turn_auth_blocks = o.turn_auth_blocks;
+  return Emit(doberman::guard::AnswerHook(o.host, payload, d, options));
 }
 
 }  // namespace
@@ -320,8 +397,13 @@ int main(int argc, char** argv) {
   }
   if (!ParseArgs(argc, argv, &o)) {
     std::fputs(kUsage, stderr);
-    if (argc >= 3 && std::strcmp(argv[1], "hook") == 0) {
-      // A misconfigured hook must still not allow: exit 2 blocks in every host we support.
+    if (argc >= 2 && std::strcmp(argv[1], "hook") == 0) {
+      // A misconfigured hook must still not allow: exit 2 blocks in every host we support, and
+      // Cursor also reads the deny on stdout.
+      Host host = Host::kClaudeCode;
+      if (argc >= 3 && ParseHost(argv[2], &host) && host == Host::kCursor) {
+        std::fputs(doberman::guard::RefuseUnreadable(host, "doberman-guard is misconfigured (bad arguments)").out.c_str(), stdout);
+      }
       std::fputs("Doberman BLOCK: doberman-guard is misconfigured (bad arguments)\n", stderr);
     }
     return kExitUsage;

@@ -1,5 +1,5 @@
 // From a parsed payload to a combined decision (maximum over its calls), and from a decision to the
-// text each host expects: a JSON line for `check`, Claude Code/Codex and Cursor hook answers.
+// `check` output line (host answers: host_answer.h).
 // Messages name rules and reasons only: never the matched text.
 #ifndef DOBERMAN_GUARD_GUARD_OUTPUT_H_
 #define DOBERMAN_GUARD_GUARD_OUTPUT_H_
@@ -39,13 +39,6 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
 
 // `check` output: {"id":..,"verdict":..,"status":..,"reasons":[..],"rules":[..],"messages":[..],"hits":[..]}
 std::string CheckLine(const Decision& d, const ParsedPayload* payload);
-
-// Claude Code / Codex answer for the event. Empty when nothing should be printed (PASS).
-// `turn_auth_blocks`: whether AUTH on a prompt turn blocks it (else it warns, see docs).
-std::string ClaudeAnswer(HookEvent event, const Decision& d, bool turn_auth_blocks);
-
-// Cursor answer: {"permission":"allow"|"ask"|"deny", "userMessage", "agentMessage"}.
-std::string CursorAnswer(HookEvent event, const Decision& d);
 
 }  // namespace doberman::guard
 

@@ -1,8 +1,9 @@
-// Payload shapes per host (doberman-reference.md, "Host protocols"). Tool inputs map onto fields:
-// Bash -> command; Write/Edit/MultiEdit/NotebookEdit -> path + content; WebFetch -> url; everything
-// else (MCP tools, WebSearch, unknown tools) -> every string key and value as arguments.
+// Payload shapes per host, from the hosts' own sources (docs/hosts/*-protocol-notes.md): Claude
+// Code's agent SDK types, Codex's codex-rs/hooks, Cursor's hooks documentation.
 #include "hook_payload.h"
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 
 namespace doberman::guard {
@@ -11,144 +12,259 @@ namespace {
 using internal::JsonType;
 using internal::JsonValue;
 
-std::string StringOr(const JsonValue& v, std::string_view key) {
-  const std::string* s = v.FindString(key);
-  return s ? *s : std::string();
+struct EventName {
+  std::string_view name;
+  HookEvent event;
+  bool claude, codex, cursor;  // which hosts send it
+};
+
+// Claude Code's HOOK_EVENTS (sdk.d.ts), Codex's hook events, Cursor's events. Events not listed are
+// unknown: denied, since we cannot tell what the host would do with an empty answer.
+constexpr std::array<EventName, 49> kEvents = {{
+    {"PreToolUse", HookEvent::kPreToolUse, true, true, false},
+    {"PreSkillShellCommand", HookEvent::kPreToolUse, true, false, false},
+    {"PermissionRequest", HookEvent::kPermissionRequest, true, true, false},
+    {"UserPromptSubmit", HookEvent::kUserPromptSubmit, true, true, false},
+    {"UserPromptExpansion", HookEvent::kUserPromptSubmit, true, false, false},
+    {"PostToolUse", HookEvent::kPostToolUse, true, true, false},
+    {"PostToolUseFailure", HookEvent::kPostToolUseFailure, true, false, false},
+    {"PostToolBatch", HookEvent::kNothingToJudge, true, false, false},
+    {"Notification", HookEvent::kNothingToJudge, true, false, false},
+    {"SessionStart", HookEvent::kNothingToJudge, true, true, false},
+    {"SessionEnd", HookEvent::kNothingToJudge, true, false, false},
+    {"Stop", HookEvent::kNothingToJudge, true, true, false},
+    {"StopFailure", HookEvent::kNothingToJudge, true, false, false},
+    {"SubagentStart", HookEvent::kNothingToJudge, true, false, false},
+    {"SubagentStop", HookEvent::kNothingToJudge, true, false, false},
+    {"PreCompact", HookEvent::kNothingToJudge, true, true, false},
+    {"PostCompact", HookEvent::kNothingToJudge, true, true, false},
+    {"PreModelSwitch", HookEvent::kNothingToJudge, true, false, false},
+    {"PostModelSwitch", HookEvent::kNothingToJudge, true, false, false},
+    {"PermissionDenied", HookEvent::kNothingToJudge, true, false, false},
+    {"Setup", HookEvent::kNothingToJudge, true, false, false},
+    {"TeammateIdle", HookEvent::kNothingToJudge, true, false, false},
+    {"TaskCreated", HookEvent::kNothingToJudge, true, false, false},
+    {"TaskCompleted", HookEvent::kNothingToJudge, true, false, false},
+    {"Elicitation", HookEvent::kNothingToJudge, true, false, false},
+    {"ElicitationResult", HookEvent::kNothingToJudge, true, false, false},
+    {"ConfigChange", HookEvent::kNothingToJudge, true, false, false},
+    {"WorktreeCreate", HookEvent::kNothingToJudge, true, false, false},
+    {"WorktreeRemove", HookEvent::kNothingToJudge, true, false, false},
+    {"InstructionsLoaded", HookEvent::kNothingToJudge, true, false, false},
+    {"CwdChanged", HookEvent::kNothingToJudge, true, false, false},
+    {"FileChanged", HookEvent::kNothingToJudge, true, false, false},
+    {"DirectoryAdded", HookEvent::kNothingToJudge, true, false, false},
+    {"MessageDisplay", HookEvent::kNothingToJudge, true, false, false},
+    {"beforeShellExecution", HookEvent::kPreToolUse, false, false, true},
+    {"beforeMCPExecution", HookEvent::kPreToolUse, false, false, true},
+    {"preToolUse", HookEvent::kPreToolUse, false, false, true},
+    {"subagentStart", HookEvent::kPreToolUse, false, false, true},
+    {"beforeReadFile", HookEvent::kReadFile, false, false, true},
+    {"beforeTabFileRead", HookEvent::kReadFile, false, false, true},
+    {"beforeSubmitPrompt", HookEvent::kUserPromptSubmit, false, false, true},
+    {"postToolUse", HookEvent::kPostToolUse, false, false, true},
+    {"postToolUseFailure", HookEvent::kNothingToJudge, false, false, true},
+    {"afterShellExecution", HookEvent::kNothingToJudge, false, false, true},
+    {"afterMCPExecution", HookEvent::kNothingToJudge, false, false, true},
+    {"afterFileEdit", HookEvent::kNothingToJudge, false, false, true},
+    {"afterAgentResponse", HookEvent::kNothingToJudge, false, false, true},
+    {"stop", HookEvent::kNothingToJudge, false, false, true},
+    {"sessionStart", HookEvent::kNothingToJudge, false, false, true},
+}};
+
+const EventName* FindEvent(std::string_view name, Host host) {
+  for (const EventName& e : kEvents) {
+    if (e.name != name) continue;
+    const bool sent = host == Host::kAny || (host == Host::kClaudeCode && e.claude) ||
+                      (host == Host::kCodex && e.codex) || (host == Host::kCursor && e.cursor);
+    return sent ? &e : nullptr;
+  }
+  return nullptr;
 }
 
-// Every string key and value, depth-first; numbers and booleans are scanned as text too (an IP or a
-// port number can matter to egress rules).
-void CollectStrings(const JsonValue& v, std::vector<std::string>* out, int depth = 0) {
-  if (depth > 64) return;
-  switch (v.type) {
-    case JsonType::kString:
-    case JsonType::kNumber: out->push_back(v.text); break;
-    case JsonType::kArray:
-      for (const JsonValue& item : v.items) CollectStrings(item, out, depth + 1);
-      break;
-    case JsonType::kObject:
-      for (const auto& [k, item] : v.members) {
-        out->push_back(k);
-        CollectStrings(item, out, depth + 1);
-      }
-      break;
-    default: break;
+// Reads an optional string member; false when present with another type (null counts as absent).
+bool OptionalString(const JsonValue& v, std::string_view key, std::string* out, std::string* error) {
+  const JsonValue* m = v.Find(key);
+  if (m == nullptr || m->type == JsonType::kNull) return true;
+  if (m->type != JsonType::kString) {
+    *error = std::string(key) + " must be a string";
+    return false;
   }
+  *out = m->text;
+  return true;
 }
 
-// Codex `apply_patch`: one call per `*** Add|Update File: path` section, its added lines as content.
-void ConvertApplyPatch(const std::string& patch, const CallInput& base, std::vector<CallInput>* out) {
-  CallInput* current = nullptr;
-  size_t pos = 0;
-  while (pos <= patch.size()) {
-    size_t nl = patch.find('\n', pos);
-    if (nl == std::string::npos) nl = patch.size();
-    std::string_view line(patch.data() + pos, nl - pos);
-    for (std::string_view prefix : {"*** Add File: ", "*** Update File: ", "*** Delete File: ",
-                                    "*** Move to: "}) {
-      if (line.rfind(prefix, 0) == 0) {
-        out->push_back(base);
-        current = &out->back();
-        current->path = std::string(line.substr(prefix.size()));
-        break;
-      }
-    }
-    if (current != nullptr && !line.empty() && line[0] == '+' ) {
-      current->content.append(line.substr(1));
-      current->content.push_back('\n');
-    }
-    pos = nl + 1;
+bool RequiredString(const JsonValue& v, std::string_view key, std::string* out, std::string* error) {
+  const JsonValue* m = v.Find(key);
+  if (m == nullptr || m->type != JsonType::kString) {
+    *error = std::string(key) + (m == nullptr ? " is missing" : " must be a string");
+    return false;
   }
-  if (out->empty()) {
+  *out = m->text;
+  return true;
+}
+
+// Tool output on its way to the model is untrusted text: each string a segment of origin
+// tool_fetched. Cursor sends outputs as JSON text; it is read as JSON when it is JSON.
+void AddFetched(const JsonValue& v, CallInput* call) {
+  std::vector<std::string> strings;
+  if (v.type == JsonType::kString) {
+    JsonValue inner;
+    internal::JsonError ignored;
+    internal::JsonLimits limits;
+    limits.reject_duplicate_keys = false;  // only scanned, never acted on
+    if (!v.text.empty() && (v.text[0] == '{' || v.text[0] == '[') &&
+        internal::ParseJson(v.text, limits, &inner, &ignored)) {
+      CollectStrings(inner, &strings);
+    }
+    strings.push_back(v.text);
+  } else {
+    CollectStrings(v, &strings);
+  }
+  for (std::string& s : strings) call->prompt.push_back({std::move(s), DOBERMAN_ORIGIN_TOOL_FETCHED});
+}
+
+// Cursor's `attachments: [{type, file_path}]`: every attached file is a read.
+bool AddAttachments(const JsonValue& payload, const CallInput& base, std::vector<CallInput>* out,
+                    std::string* error) {
+  const JsonValue* list = payload.Find("attachments");
+  if (list == nullptr || list->type == JsonType::kNull) return true;
+  if (list->type != JsonType::kArray) {
+    *error = "attachments must be an array";
+    return false;
+  }
+  for (const JsonValue& a : list->items) {
+    std::string path;
+    if (a.type != JsonType::kObject || !RequiredString(a, "file_path", &path, error)) {
+      if (error->empty() || a.type != JsonType::kObject) *error = "attachments[] must be objects with a file_path";
+      return false;
+    }
     CallInput c = base;
-    c.args.push_back(patch);
+    c.tool = kReadTool;
+    c.path = path;
     out->push_back(std::move(c));
   }
+  return true;
 }
 
-void ConvertTool(const std::string& tool, const JsonValue& input, CallInput call,
-                 std::vector<CallInput>* out) {
-  call.tool = tool;
-  if (tool == "Bash" || tool == "shell" || tool == "local_shell" || tool == "exec_command") {
-    if (const JsonValue* cmd = input.Find("command")) {
-      if (cmd->type == JsonType::kString) {
-        call.command = cmd->text;
-      } else if (cmd->type == JsonType::kArray) {
-        // Codex sends argv arrays; `bash -lc SCRIPT` is common. Re-quote each word for the parser.
-        if (cmd->items.size() >= 2 && cmd->items[0].text == "apply_patch") {
-          ConvertApplyPatch(cmd->items[1].text, call, out);
-          return;
-        }
-        for (const JsonValue& w : cmd->items) {
-          if (!call.command.empty()) call.command.push_back(' ');
-          call.command.push_back('\'');
-          for (char c : w.text) {
-            if (c == '\'') call.command.append("'\\''");
-            else call.command.push_back(c);
-          }
-          call.command.push_back('\'');
-        }
-      }
-    }
-  } else if (tool == "apply_patch") {
-    std::string patch = StringOr(input, "input");
-    if (patch.empty()) patch = StringOr(input, "patch");
-    ConvertApplyPatch(patch, call, out);
-    return;
-  } else if (tool == "Write") {
-    call.path = StringOr(input, "file_path");
-    call.content = StringOr(input, "content");
-  } else if (tool == "Edit") {
-    call.path = StringOr(input, "file_path");
-    call.content = StringOr(input, "new_string");
-  } else if (tool == "MultiEdit") {
-    call.path = StringOr(input, "file_path");
-    if (const JsonValue* edits = input.Find("edits")) {
-      for (const JsonValue& e : edits->items) {
-        call.content += StringOr(e, "new_string");
-        call.content.push_back('\n');
-      }
-    }
-  } else if (tool == "NotebookEdit") {
-    call.path = StringOr(input, "notebook_path");
-    call.content = StringOr(input, "new_source");
-  } else if (tool == "WebFetch") {
-    call.url = StringOr(input, "url");
-    if (const std::string* p = input.FindString("prompt")) call.args.push_back(*p);
-  } else if (tool == "Read" || tool == "Glob" || tool == "Grep" || tool == "LS") {
-    // Local reads: nothing leaves and nothing is written. Arguments still scanned.
-    CollectStrings(input, &call.args);
-  } else {
-    CollectStrings(input, &call.args);
+// The tool input: an object, or (Cursor's beforeMCPExecution) an object encoded as a JSON string.
+bool ToolInput(const JsonValue& payload, bool json_text_allowed, JsonValue* storage,
+               const JsonValue** input, std::string* error) {
+  const JsonValue* v = payload.Find("tool_input");
+  if (v == nullptr) {
+    *error = "tool_input is missing";
+    return false;
   }
-  out->push_back(std::move(call));
+  if (v->type == JsonType::kString && json_text_allowed) {
+    internal::JsonError jerr;
+    if (!internal::ParseJson(v->text, internal::JsonLimits{}, storage, &jerr)) {
+      *error = "tool_input is a string that is not a JSON object (" + jerr.message + ")";
+      return false;
+    }
+    *input = storage;
+    return true;
+  }
+  *input = v;
+  return true;
+}
+
+// Cursor names MCP tools "MCP:<tool>" in preToolUse and gives the server apart in beforeMCPExecution;
+// rules see every MCP tool as mcp__<server>__<tool>.
+std::string McpToolName(std::string_view server, std::string_view tool) {
+  return "mcp__" + std::string(server.empty() ? "unknown" : server) + "__" + std::string(tool);
+}
+
+bool ConvertToolEvent(const JsonValue& payload, ParsedPayload* out, const CallInput& base,
+                      std::string* error) {
+  if (!RequiredString(payload, "tool_name", &out->tool, error)) return false;
+  std::string tool = out->tool;
+  if (tool.rfind("MCP:", 0) == 0) tool = McpToolName("", tool.substr(4));
+  out->mcp_tool = tool.rfind("mcp__", 0) == 0;
+  JsonValue storage;
+  const JsonValue* input = nullptr;
+  if (!ToolInput(payload, false, &storage, &input, error)) return false;
+  return ConvertToolCall(tool, *input, base, &out->calls, error);
+}
+
+bool ConvertCursorEvent(std::string_view event, const JsonValue& payload, ParsedPayload* out,
+                        CallInput base, std::string* error) {
+  if (event == "beforeShellExecution") {
+    base.tool = "Bash";
+    if (!RequiredString(payload, "command", &base.command, error)) return false;
+    out->tool = "Shell";
+    out->calls.push_back(std::move(base));
+    return true;
+  }
+  if (event == "beforeMCPExecution") {
+    std::string server, tool, url, command;
+    if (!OptionalString(payload, "mcp_server_name", &server, error) ||
+        !RequiredString(payload, "tool_name", &tool, error) ||
+        !OptionalString(payload, "url", &url, error) ||
+        !OptionalString(payload, "command", &command, error)) {
+      return false;
+    }
+    out->tool = McpToolName(server, tool);
+    out->mcp_tool = true;
+    JsonValue storage;
+    const JsonValue* input = nullptr;
+    if (!ToolInput(payload, true, &storage, &input, error)) return false;
+    CallInput c = base;
+    // Where the server lives (its URL or launch command) is scanned as an argument too.
+    if (!url.empty()) c.args.push_back(url);
+    if (!command.empty()) c.args.push_back(command);
+    return ConvertToolCall(out->tool, *input, c, &out->calls, error);
+  }
+  if (event == "beforeReadFile" || event == "beforeTabFileRead") {
+    // The file's text is about to reach the model: its path is a read, its content fetched text.
+    CallInput read = base;
+    read.tool = kReadTool;
+    if (!RequiredString(payload, "file_path", &read.path, error)) return false;
+    out->calls.push_back(std::move(read));
+    if (const JsonValue* content = payload.Find("content"); content && content->type != JsonType::kNull) {
+      if (content->type != JsonType::kString) {
+        *error = "content must be a string";
+        return false;
+      }
+      CallInput c = base;
+      c.tool = kReadTool;
+      AddFetched(*content, &c);
+      out->calls.push_back(std::move(c));
+    }
+    return AddAttachments(payload, base, &out->calls, error);
+  }
+  if (event == "beforeSubmitPrompt") {
+    CallInput c = base;
+    std::string prompt;
+    if (!RequiredString(payload, "prompt", &prompt, error)) return false;
+    c.prompt.push_back({prompt, DOBERMAN_ORIGIN_TYPED});
+    out->calls.push_back(std::move(c));
+    return AddAttachments(payload, base, &out->calls, error);
+  }
+  if (event == "subagentStart") {
+    // A task handed to a subagent: judged as arguments of a tool call (secrets, egress, paths).
+    CallInput c = base;
+    c.tool = "Task";
+    std::string task;
+    if (!OptionalString(payload, "task", &task, error)) return false;
+    if (!task.empty()) c.args.push_back(task);
+    out->calls.push_back(std::move(c));
+    return true;
+  }
+  if (event == "postToolUse") {
+    CallInput c = base;
+    if (!RequiredString(payload, "tool_name", &out->tool, error)) return false;
+    out->mcp_tool = out->tool.rfind("MCP:", 0) == 0;
+    c.tool = out->tool;
+    if (const JsonValue* output = payload.Find("tool_output")) AddFetched(*output, &c);
+    out->calls.push_back(std::move(c));
+    return true;
+  }
+  return ConvertToolEvent(payload, out, base, error);  // preToolUse
 }
 
 }  // namespace
 
-doberman_call CallInput::View(std::vector<doberman_string>* args_view,
-                              std::vector<doberman_prompt_segment>* prompt_view) const {
-  auto s = [](const std::string& x) { return doberman_string{x.data(), x.size()}; };
-  args_view->clear();
-  for (const std::string& a : args) args_view->push_back(s(a));
-  prompt_view->clear();
-  for (const Segment& seg : prompt) prompt_view->push_back({s(seg.text), seg.origin});
-  doberman_call call{};
-  call.struct_size = sizeof call;
-  call.tool = s(tool);
-  call.command = s(command);
-  call.path = s(path);
-  call.cwd = s(cwd);
-  call.content = s(content);
-  call.url = s(url);
-  call.args = args_view->data();
-  call.arg_count = args_view->size();
-  call.prompt = prompt_view->data();
-  call.prompt_count = prompt_view->size();
-  return call;
-}
-
-bool ConvertPayload(const JsonValue& payload, ParsedPayload* out, std::string* error) {
+bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std::string* error) {
   if (payload.type != JsonType::kObject) {
     *error = "payload is not a JSON object";
     return false;
@@ -157,88 +273,70 @@ bool ConvertPayload(const JsonValue& payload, ParsedPayload* out, std::string* e
     out->has_id = true;
     out->id = id->type == JsonType::kString || id->type == JsonType::kNumber ? id->text : "";
   }
-  std::string event = StringOr(payload, "hook_event_name");
+  const JsonValue* name = payload.Find("hook_event_name");
+  if (name == nullptr || name->type != JsonType::kString) {
+    *error = name == nullptr ? "payload has no hook_event_name" : "hook_event_name must be a string";
+    return false;
+  }
+  out->event_name = name->text;
+  const EventName* event = FindEvent(name->text, host);
+  if (event == nullptr) {
+    // Never echo the name: it is payload text, and could be anything.
+    *error = "unknown hook event (" + std::to_string(name->text.size()) + " bytes) for this host";
+    out->event_name.clear();
+    return false;
+  }
+  out->event = event->event;
   CallInput base;
-  base.cwd = StringOr(payload, "cwd");
+  if (!OptionalString(payload, "cwd", &base.cwd, error)) return false;
   if (base.cwd.empty()) {
-    if (const JsonValue* roots = payload.Find("workspace_roots"); roots && !roots->items.empty()) {
+    if (const JsonValue* roots = payload.Find("workspace_roots");
+        roots && roots->type == JsonType::kArray && !roots->items.empty() &&
+        roots->items[0].type == JsonType::kString) {
       base.cwd = roots->items[0].text;
     }
   }
-  out->event_name = event;
-  // Cursor's events name the action directly.
-  if (event == "beforeShellExecution") {
-    out->event = HookEvent::kPreToolUse;
-    base.tool = "Bash";
-    base.command = StringOr(payload, "command");
-    out->calls.push_back(std::move(base));
-    return true;
-  }
-  if (event == "beforeMCPExecution") {
-    out->event = HookEvent::kPreToolUse;
-    const JsonValue* input = payload.Find("tool_input");
-    std::string tool = "mcp__" + StringOr(payload, "server") + "__" + StringOr(payload, "tool_name");
-    ConvertTool(tool, input ? *input : JsonValue{}, std::move(base), &out->calls);
-    return true;
-  }
-  if (event == "beforeReadFile") {
-    out->event = HookEvent::kPreToolUse;
-    base.tool = "Read";
-    base.args.push_back(StringOr(payload, "file_path"));
-    out->calls.push_back(std::move(base));
-    return true;
-  }
-  if (event == "beforeSubmitPrompt") {
-    out->event = HookEvent::kUserPromptSubmit;
-    base.prompt.push_back({StringOr(payload, "prompt"), DOBERMAN_ORIGIN_TYPED});
-    out->calls.push_back(std::move(base));
-    return true;
-  }
-  if (event == "PreToolUse" || event == "preToolUse") {
-    out->event = HookEvent::kPreToolUse;
-    const std::string* tool = payload.FindString("tool_name");
-    if (tool == nullptr) {
-      *error = "PreToolUse payload has no tool_name";
-      return false;
-    }
-    const JsonValue* input = payload.Find("tool_input");
-    JsonValue empty;
-    empty.type = JsonType::kObject;
-    ConvertTool(*tool, input ? *input : empty, std::move(base), &out->calls);
-    return true;
-  }
-  if (event == "UserPromptSubmit") {
-    out->event = HookEvent::kUserPromptSubmit;
-    const std::string* prompt = payload.FindString("prompt");
-    if (prompt == nullptr) {
-      *error = "UserPromptSubmit payload has no prompt";
-      return false;
-    }
-    base.prompt.push_back({*prompt, DOBERMAN_ORIGIN_TYPED});
-    // Extension for hosts that know where text came from: [{"text": ..., "origin": "pasted"}].
-    if (const JsonValue* segs = payload.Find("prompt_segments")) {
-      for (const JsonValue& seg : segs->items) {
-        std::string origin = StringOr(seg, "origin");
-        doberman_origin o = origin == "pasted"         ? DOBERMAN_ORIGIN_PASTED
-                            : origin == "tool_fetched" ? DOBERMAN_ORIGIN_TOOL_FETCHED
-                                                       : DOBERMAN_ORIGIN_TYPED;
-        base.prompt.push_back({StringOr(seg, "text"), o});
+  const std::string_view ev = event->name;
+  if (!event->claude && !event->codex) return ConvertCursorEvent(ev, payload, out, std::move(base), error);
+  switch (event->event) {
+    case HookEvent::kNothingToJudge: return true;
+    case HookEvent::kPreToolUse:
+    case HookEvent::kPermissionRequest: return ConvertToolEvent(payload, out, base, error);
+    case HookEvent::kUserPromptSubmit: {
+      std::string prompt;
+      if (!RequiredString(payload, "prompt", &prompt, error)) return false;
+      base.prompt.push_back({prompt, DOBERMAN_ORIGIN_TYPED});
+      // Extension for hosts that know where text came from: [{"text": ..., "origin": "pasted"}].
+      if (const JsonValue* segs = payload.Find("prompt_segments"); segs && segs->type == JsonType::kArray) {
+        for (const JsonValue& seg : segs->items) {
+          std::string text, origin;
+          if (seg.type != JsonType::kObject || !RequiredString(seg, "text", &text, error) ||
+              !OptionalString(seg, "origin", &origin, error)) {
+            *error = "prompt_segments[] must be objects with a string text";
+            return false;
+          }
+          const doberman_origin o = origin == "pasted"         ? DOBERMAN_ORIGIN_PASTED
+                                    : origin == "tool_fetched" ? DOBERMAN_ORIGIN_TOOL_FETCHED
+                                                               : DOBERMAN_ORIGIN_TYPED;
+          base.prompt.push_back({std::move(text), o});
+        }
       }
+      out->calls.push_back(std::move(base));
+      return true;
     }
-    out->calls.push_back(std::move(base));
-    return true;
+    case HookEvent::kPostToolUse:
+    case HookEvent::kPostToolUseFailure: {
+      if (!RequiredString(payload, "tool_name", &out->tool, error)) return false;
+      out->mcp_tool = out->tool.rfind("mcp__", 0) == 0;
+      base.tool = out->tool;
+      const char* field = event->event == HookEvent::kPostToolUse ? "tool_response" : "error";
+      if (const JsonValue* v = payload.Find(field)) AddFetched(*v, &base);
+      out->calls.push_back(std::move(base));
+      return true;
+    }
+    default: break;
   }
-  if (event == "PostToolUse") {
-    // Tool output is untrusted text on its way into the model: scan it as fetched prompt material.
-    out->event = HookEvent::kPostToolUse;
-    std::vector<std::string> strings;
-    if (const JsonValue* resp = payload.Find("tool_response")) CollectStrings(*resp, &strings);
-    for (std::string& s : strings) base.prompt.push_back({std::move(s), DOBERMAN_ORIGIN_TOOL_FETCHED});
-    base.tool = StringOr(payload, "tool_name");
-    out->calls.push_back(std::move(base));
-    return true;
-  }
-  *error = event.empty() ? "payload has no hook_event_name" : "unknown hook event '" + event + "'";
+  *error = "event cannot be mapped";
   return false;
 }
 

@@ -1,44 +1,46 @@
-// Hook payloads (Claude Code, Codex, Cursor) -> the runtime's doberman_call. Owns the strings the call
-// points at. Unknown events and tools are not dropped: their strings are scanned as arguments
-// (raise-only), and the host-facing layer decides what an unknown event means.
+// Hook payloads (Claude Code, Codex, Cursor) -> the runtime's calls. Owns the strings the calls point
+// at. Events are classified by what the host lets a hook do with them (stop an action, stop a turn,
+// withhold output, nothing); an event we do not know is an error, so the host-facing layer denies it.
 #ifndef DOBERMAN_GUARD_HOOK_PAYLOAD_H_
 #define DOBERMAN_GUARD_HOOK_PAYLOAD_H_
 
 #include <string>
 #include <vector>
 
-#include "doberman/doberman.h"
 #include "json.h"
+#include "tool_input.h"
 
 namespace doberman::guard {
 
-enum class HookEvent { kPreToolUse, kUserPromptSubmit, kPostToolUse, kUnknown };
+enum class Host { kAny, kClaudeCode, kCodex, kCursor };
 
-// One call's owned fields. A payload may yield several (one per file of a Codex apply_patch).
-struct CallInput {
-  std::string tool, command, path, cwd, content, url;
-  std::vector<std::string> args;
-  struct Segment {
-    std::string text;
-    doberman_origin origin;
-  };
-  std::vector<Segment> prompt;
-
-  // Views into this object; valid while it lives and is not modified.
-  doberman_call View(std::vector<doberman_string>* args_view,
-                     std::vector<doberman_prompt_segment>* prompt_view) const;
+enum class HookEvent {
+  kPreToolUse,          // an action about to run (Cursor: beforeShellExecution, beforeMCPExecution,
+                        // preToolUse, subagentStart)
+  kPermissionRequest,   // Claude Code asks a person; a hook may deny first
+  kReadFile,            // Cursor beforeReadFile: a file about to reach the model (allow or deny)
+  kUserPromptSubmit,    // a prompt turn (Cursor: beforeSubmitPrompt)
+  kPostToolUse,         // a tool's output on its way to the model
+  kPostToolUseFailure,  // a failed tool's error text on its way to the model
+  kNothingToJudge,      // carries no action and no content the hook can stop (Stop, SessionStart...)
+  kUnknown,
 };
 
 struct ParsedPayload {
   HookEvent event = HookEvent::kUnknown;
   std::string event_name;
-  std::string id;        // echoed back by `check`
+  std::string tool;       // the host's tool name, for answers that differ per tool (MCP output)
+  bool mcp_tool = false;  // an MCP tool: Claude Code replaces its output with updatedMCPToolOutput
+  std::string id;         // echoed back by `check`
   bool has_id = false;
   std::vector<CallInput> calls;
 };
 
-// Converts a parsed JSON payload. Returns false with `error` when it is not a hook payload at all.
-bool ConvertPayload(const internal::JsonValue& payload, ParsedPayload* out, std::string* error);
+// Converts a parsed JSON payload. `host` limits the event names to that host's (kAny: every host's,
+// for `check`). Returns false with `error` when it is not a payload we can judge; `error` never
+// quotes payload text beyond field names.
+bool ConvertPayload(const internal::JsonValue& payload, Host host, ParsedPayload* out,
+                    std::string* error);
 
 }  // namespace doberman::guard
 

@@ -102,10 +102,10 @@ class ClaudeCodeHook(unittest.TestCase):
             r = hook(bad)
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(b"Doberman BLOCK", r.stderr)
-        # The event is known but the payload is incomplete: a proper deny.
-        out = self.answer(hook('{"hook_event_name":"PreToolUse"}'))
-        self.assertEqual(out["permissionDecision"], "deny")
-        self.assertIn("no tool_name", out["permissionDecisionReason"])
+        # The event is known but the payload is incomplete: refused the same way, naming the field.
+        r = hook('{"hook_event_name":"PreToolUse"}')
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"tool_name is missing", r.stderr)
 
     def test_missing_pack_denies(self):
         out = self.answer(hook(pre_tool("Bash", {"command": "ls"}), pack="/nonexistent.dpack"))
@@ -161,7 +161,9 @@ class CodexAndCursor(unittest.TestCase):
         patch = "*** Begin Patch\n*** Add File: src/config.py\n+KEY = '%s'\n*** End Patch\n" % SECRET
         payload = pre_tool("apply_patch", {"input": patch})
         out = json.loads(hook(payload, host="codex").stdout)["hookSpecificOutput"]
-        self.assertEqual(out["permissionDecision"], "ask")
+        # Codex cannot ask: AUTH is a deny that says a person must approve.
+        self.assertEqual(out["permissionDecision"], "deny")
+        self.assertIn("needs a person's approval", out["permissionDecisionReason"])
         argv = pre_tool("shell", {"command": ["bash", "-lc", "rm -rf /"]})
         out = json.loads(hook(argv, host="codex").stdout)["hookSpecificOutput"]
         self.assertEqual(out["permissionDecision"], "deny")
