@@ -297,9 +297,9 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
     }
   }
   const std::string_view ev = event->name;
+  if (event->event == HookEvent::kNothingToJudge) return true;
   if (!event->claude && !event->codex) return ConvertCursorEvent(ev, payload, out, std::move(base), error);
   switch (event->event) {
-    case HookEvent::kNothingToJudge: return true;
     case HookEvent::kPreToolUse:
     case HookEvent::kPermissionRequest: return ConvertToolEvent(payload, out, base, error);
     case HookEvent::kUserPromptSubmit: {

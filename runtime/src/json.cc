@@ -206,11 +206,14 @@ class Parser {
     return false;
   }
 
-  // Names a key in an error only when it looks like a field name: a key could itself be a secret.
+  // Names a key in an error only when it looks like a field name (letters, '_', '-', '.', some lower
+  // case; no digits, which nearly every token has): a key could itself be a secret, and errors reach
+  // the host's UI.
   static std::string DescribeKey(const std::string& key) {
-    const bool nameish = !key.empty() && key.size() <= 64 &&
+    const bool nameish = !key.empty() && key.size() <= 40 &&
+                         std::any_of(key.begin(), key.end(), [](unsigned char c) { return std::islower(c); }) &&
                          std::all_of(key.begin(), key.end(), [](unsigned char c) {
-                           return std::isalnum(c) || c == '_' || c == '-' || c == '.';
+                           return std::isalpha(c) || c == '_' || c == '-' || c == '.';
                          });
     return nameish ? "'" + key + "'" : "(" + std::to_string(key.size()) + " bytes, not shown)";
   }

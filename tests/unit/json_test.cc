@@ -212,9 +212,11 @@ TEST(JsonParse, DuplicateKeysAreRefusedByDefault) {
   big += "\"k7\":2}";
   EXPECT_FALSE(ParseJson(big, {}, &v, &e));
   EXPECT_EQ(e.duplicate_key, "k7");
-  // A key that is not a field name is not echoed.
+  // A key that is not a field name is not echoed (a token has digits; a sentence has spaces).
   EXPECT_FALSE(ParseJson(R"({"sk-live secret value":1,"sk-live secret value":2})", {}, &v, &e));
   EXPECT_EQ(e.message.find("secret"), std::string::npos) << e.message;
+  EXPECT_FALSE(ParseJson(R"({"AKIAQWERTYUIOPASDFGH":1,"AKIAQWERTYUIOPASDFGH":2})", {}, &v, &e));
+  EXPECT_EQ(e.message.find("AKIA"), std::string::npos) << e.message;
   // The same key in sibling objects is fine.
   EXPECT_TRUE(ParseJson(R"([{"k":1},{"k":2}])", {}, &v, &e)) << e.message;
   std::string unique = "{";
