@@ -49,8 +49,9 @@ bool GlobMatch(std::string_view pattern, std::string_view name) {
 std::vector<std::string> RuleFilesIn(const fs::path& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    // Links are kept so that LoadSourceFile reports them; the iterator does not descend into them.
-    if (e.is_symlink() || (e.is_regular_file() && IsRuleSourcePath(e.path().string()))) {
+    // Links, FIFOs and devices named like rule files are kept so that LoadSourceFile reports them
+    // (nothing is skipped silently); the iterator does not descend into linked folders.
+    if (e.is_symlink() || (!e.is_directory() && IsRuleSourcePath(e.path().string()))) {
       out.push_back(e.path().string());
     }
   }

@@ -34,7 +34,8 @@ std::string WithheldOutput(const Decision& d) {
   return "[Doberman withheld this tool output: " + d.Explanation() + "]";
 }
 
-// ---- Claude Code and Codex (Codex reads Claude Code's shapes, but only `deny` in PreToolUse).
+// ---- Claude Code and Codex (Codex reads Claude Code's shapes, but only `deny` in PreToolUse, and
+// its PostToolUse block replaces the output by itself). `can_ask` is false for Codex.
 
 HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
                       const AnswerOptions& o) {
@@ -68,6 +69,12 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
               Quoted("Doberman flagged this turn (" + d.Explanation() + ")." + kTreatAsData) + "}}\n";
       return a;
     case HookEvent::kPostToolUse:
+      if (d.verdict == DOBERMAN_BLOCK && !can_ask) {
+        // Codex: `decision: block` replaces what the model sees with the reason; its parser fails
+        // (and lets the output through) on fields it does not know, so nothing else is added.
+        a.out = "{\"decision\":\"block\",\"reason\":" + Quoted(WithheldOutput(d)) + "}\n";
+        return a;
+      }
       if (d.verdict == DOBERMAN_BLOCK) {
         // `decision: block` only annotates; the replaced output is what keeps it from the model.
         const std::string withheld = Quoted(WithheldOutput(d));

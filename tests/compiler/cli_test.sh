@@ -75,5 +75,39 @@ expect_true "created time is in the signed header" bash -c "! cmp -s r1/mini.dpa
 "$dobermanc" test "$mini" >/dev/null 2>&1; check "test passes on mini" 0 $?
 "$dobermanc" test "$src/tests/golden/yaml/failing_examples.yaml" >/dev/null 2>&1; check "test fails on failing examples" 1 $?
 
+# Red-team regressions. A symbolic link in the rules tree is refused, not followed (its target's
+# lines would otherwise be quoted in diagnostics).
+mkdir -p link/rules
+printf 'root:x:0:0:SECRETLINE:/root:/bin/bash\n' > outside.yaml
+ln -s "$work/outside.yaml" link/rules/evil.yaml
+printf 'pack:\n  name: mini\n  version: 1.0.0\n  revision: 1\ninclude: [rules/]\n' > link/pack.yaml
+"$dobermanc" build link --key k.key --out linkout >link.out 2>&1; check "symlinked rule file refused" 1 $?
+expect_true "E1006 names the link" grep -q "E1006" link.out
+expect_true "the target is not quoted" bash -c "! grep -q SECRETLINE link.out"
+expect_true "no pack written from a tree with a link" test ! -e linkout/mini.dpack
+# A FIFO named like a rule file does not hang the build.
+mkdir -p fifo/rules && mkfifo fifo/rules/pipe.yaml
+cp "$mini"/rules/*.yaml fifo/rules/ 2>/dev/null || true
+printf 'pack:\n  name: mini\n  version: 1.0.0\n  revision: 1\ninclude: [rules/]\n' > fifo/pack.yaml
+timeout 20 "$dobermanc" build fifo --key k.key --out fifoout >fifo.out 2>&1; check "FIFO in the rules tree is an I/O error, not a hang" 3 $?
+expect_true "the FIFO is named" grep -q "pipe.yaml" fifo.out
+
+# A date that does not exist is not an expiry.
+# (mini.yaml includes ../../../rules/shell/tables.yaml: keep that path valid in the copy.)
+mkdir -p rules/shell x/y/exp && cp "$src/rules/shell/tables.yaml" rules/shell/ && cp -r "$mini"/* x/y/exp/
+ln -s x/y/exp exp
+sed -i 's/expires: 2099-01-01/expires: 2027-02-30/' exp/mini.yaml
+"$dobermanc" build exp --key k.key --out expout >exp.out 2>&1; check "expires 2027-02-30 refused" 1 $?
+expect_true "E3012 for the impossible date" grep -q "E3012" exp.out
+sed -i 's/2027-02-30/2099-02-29/' exp/mini.yaml
+"$dobermanc" build exp --key k.key --out expout >/dev/null 2>&1; check "expires 2099-02-29 (no such day) refused" 1 $?
+sed -i 's/2099-02-29/2096-02-29/' exp/mini.yaml
+"$dobermanc" build exp --key k.key --out expout >/dev/null 2>&1; check "expires 2096-02-29 (a leap day) accepted" 0 $?
+
+# A build stopped by a signal or a file size limit leaves no partial pack, not even a temporary one.
+mkdir -p sigout
+(ulimit -f 8; "$dobermanc" build "$mini" --key k.key --out sigout >/dev/null 2>&1); check "build over RLIMIT_FSIZE fails as I/O" 3 $?
+expect_true "no temporary file after a size-limited build" test -z "$(ls sigout)"
+
 echo "$failures failure(s)"
 [[ $failures -eq 0 ]]
