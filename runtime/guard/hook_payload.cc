@@ -330,7 +330,11 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
       out->mcp_tool = out->tool.rfind("mcp__", 0) == 0;
       base.tool = out->tool;
       const char* field = event->event == HookEvent::kPostToolUse ? "tool_response" : "error";
-      if (const JsonValue* v = payload.Find(field)) AddFetched(*v, &base);
+      if (const JsonValue* v = payload.Find(field)) {
+        AddFetched(*v, &base);
+        out->tool_response = *v;
+        out->has_tool_response = true;
+      }
       out->calls.push_back(std::move(base));
       return true;
     }

@@ -34,6 +34,10 @@ struct ParsedPayload {
   std::string id;         // echoed back by `check`
   bool has_id = false;
   std::vector<CallInput> calls;
+  // PostToolUse: the output as the host sent it. A replacement must keep its shape (Claude Code drops
+  // an updatedToolOutput that does not match the tool's output schema, and the original goes through).
+  internal::JsonValue tool_response;
+  bool has_tool_response = false;
 };
 
 // Converts a parsed JSON payload. `host` limits the event names to that host's (kAny: every host's,

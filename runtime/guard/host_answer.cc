@@ -34,6 +34,47 @@ std::string WithheldOutput(const Decision& d) {
   return "[Doberman withheld this tool output: " + d.Explanation() + "]";
 }
 
+// The tool's output with every string replaced by `note`, keeping its shape: Claude Code validates a
+// replacement against the tool's output schema (Bash {stdout, stderr, interrupted}, Read {type,
+// file{...}}) and silently keeps the original when it does not fit. `type` discriminators stay.
+void AppendShaped(const internal::JsonValue& v, const std::string& note, bool keep, std::string* out) {
+  using internal::JsonType;
+  switch (v.type) {
+    case JsonType::kNull: out->append("null"); break;
+    case JsonType::kBool: out->append(v.boolean ? "true" : "false"); break;
+    case JsonType::kNumber: out->append(v.text); break;
+    case JsonType::kString: AppendJsonString(keep ? v.text : note, out); break;
+    case JsonType::kArray:
+      out->push_back('[');
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out->push_back(',');
+        AppendShaped(v.items[i], note, false, out);
+      }
+      out->push_back(']');
+      break;
+    case JsonType::kObject:
+      out->push_back('{');
+      for (size_t i = 0; i < v.members.size(); ++i) {
+        if (i) out->push_back(',');
+        AppendJsonString(v.members[i].first, out);
+        out->push_back(':');
+        AppendShaped(v.members[i].second, note, v.members[i].first == "type", out);
+      }
+      out->push_back('}');
+      break;
+  }
+}
+
+std::string ShapedWithheld(const ParsedPayload& p, const Decision& d) {
+  std::string out;
+  if (p.has_tool_response) {
+    AppendShaped(p.tool_response, WithheldOutput(d), false, &out);
+  } else {
+    AppendJsonString(WithheldOutput(d), &out);
+  }
+  return out;
+}
+
 // ---- Claude Code and Codex (Codex reads Claude Code's shapes, but only `deny` in PreToolUse, and
 // its PostToolUse block replaces the output by itself). `can_ask` is false for Codex.
 
@@ -77,13 +118,11 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
       }
       if (d.verdict == DOBERMAN_BLOCK) {
         // `decision: block` only annotates; the replaced output is what keeps it from the model.
-        const std::string withheld = Quoted(WithheldOutput(d));
+        const std::string withheld = ShapedWithheld(p, d);
         a.out = "{\"decision\":\"block\",\"reason\":" + Quoted(reason) +
                 ",\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedToolOutput\":" +
                 withheld;
-        if (p.mcp_tool) {
-          a.out += ",\"updatedMCPToolOutput\":[{\"type\":\"text\",\"text\":" + withheld + "}]";
-        }
+        if (p.mcp_tool) a.out += ",\"updatedMCPToolOutput\":" + withheld;
         a.out += ",\"additionalContext\":" + Quoted(reason + "." + kTreatAsData) + "}}\n";
         return a;
       }

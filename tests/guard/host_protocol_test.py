@@ -222,12 +222,35 @@ class ClaudeCode(unittest.TestCase):
         self.assertEqual(out["decision"], "block")
         hso = out["hookSpecificOutput"]
         self.assertEqual(hso["hookEventName"], "PostToolUse")
-        self.assertIn("withheld", hso["updatedToolOutput"])
+        # The replacement keeps the output's shape (Claude Code drops one that does not fit).
+        self.assertEqual(list(hso["updatedToolOutput"]), ["result"])
+        self.assertIn("withheld", hso["updatedToolOutput"]["result"])
+        self.assertNotIn(b"IGNORE", r.stdout)
         self.assertNotIn("updatedMCPToolOutput", hso)
         r = hook(claude("PostToolUse", tool_name="mcp__mail__read", tool_input={},
                         tool_response=[{"type": "text", "text": inj}], tool_use_id="t"))
         hso = json.loads(r.stdout)["hookSpecificOutput"]
+        self.assertEqual(hso["updatedMCPToolOutput"][0]["type"], "text")
         self.assertIn("withheld", hso["updatedMCPToolOutput"][0]["text"])
+        # A private key in a Read's output, wherever the file lies: withheld, shape kept.
+        pem = ("-----BEGIN OPENSSH PRIVATE KEY-----\n"
+               "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+               "-----END OPENSSH PRIVATE KEY-----\n")
+        resp = {"type": "text", "file": {"filePath": CWD + "/notes/a.txt", "content": pem,
+                                         "numLines": 3, "startLine": 1, "totalLines": 3}}
+        r = hook(claude("PostToolUse", tool_name="Read", tool_input={"file_path": CWD + "/notes/a.txt"},
+                        tool_response=resp, tool_use_id="t"))
+        upd = json.loads(r.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+        self.assertEqual(upd["type"], "text")
+        self.assertEqual((upd["file"]["numLines"], upd["file"]["totalLines"]), (3, 3))
+        self.assertIn("withheld", upd["file"]["content"])
+        self.assertNotIn(b"b3BlbnNzaC1rZXkt", r.stdout)
+        bash = {"stdout": pem, "stderr": "", "interrupted": False, "isImage": False}
+        r = hook(claude("PostToolUse", tool_name="Bash", tool_input={"command": "cat a.txt"},
+                        tool_response=bash, tool_use_id="t"))
+        upd = json.loads(r.stdout)["hookSpecificOutput"]["updatedToolOutput"]
+        self.assertEqual(set(upd), set(bash))
+        self.assertIs(upd["interrupted"], False)
         r = hook(claude("PostToolUse", tool_name="Bash", tool_input={"command": "ls"},
                         tool_response={"stdout": "a.txt\nb.txt", "stderr": ""}, tool_use_id="t"))
         self.assertEqual(r.stdout, b"")
