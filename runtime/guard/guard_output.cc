@@ -65,6 +65,10 @@ std::string Hex(const uint8_t* p, size_t n) {
 
 void Decision::Raise(doberman_verdict v, const std::string& reason, const std::string& message) {
   verdict = std::max(verdict, v);
+  Explain(reason, message);
+}
+
+void Decision::Explain(const std::string& reason, const std::string& message) {
   if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(reason);
   if (std::find(messages.begin(), messages.end(), message) == messages.end()) messages.push_back(message);
 }
@@ -94,6 +98,9 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
     doberman_result result{};
     result.struct_size = sizeof result;
     doberman_status s = doberman_decide(pack, scratch, &call, &result);
+    // The verdict is the library's own (raise-only across calls). Hits only explain it; a hit above
+    // it would mean the library's combine is broken, which is reported as an internal error (and
+    // the verdict raised, fail closed) rather than silently repaired, so tests see it.
     d.verdict = std::max(d.verdict, result.verdict);
     if (s != DOBERMAN_OK) {
       d.status = doberman_status_name(s);
@@ -104,7 +111,12 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       if (h.verdict == DOBERMAN_PASS) continue;  // signals feed when-rules; they decide nothing
       std::string id = doberman_rule_id(pack, h.rule);
       if (std::find(d.rules.begin(), d.rules.end(), id) == d.rules.end()) d.rules.push_back(id);
-      d.Raise(h.verdict, doberman_rule_reason(pack, h.rule), doberman_rule_message(pack, h.rule));
+      if (h.verdict > result.verdict) {
+        d.status = doberman_status_name(DOBERMAN_E_INTERNAL);
+        d.Raise(h.verdict, "error:verdict_below_hits",
+                "internal check failed: the decision is lower than a rule that fired");
+      }
+      d.Explain(doberman_rule_reason(pack, h.rule), doberman_rule_message(pack, h.rule));
       d.hits.push_back({id, doberman_verdict_name(h.verdict), FieldName(h.field), h.unit, h.start,
                         h.end, Hex(h.fingerprint, sizeof h.fingerprint), h.decoded != 0});
     }

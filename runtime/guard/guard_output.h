@@ -30,6 +30,8 @@ struct Decision {
 
   // Raises to at least `v`, recording why.
   void Raise(doberman_verdict v, const std::string& reason, const std::string& message);
+  // Records why without touching the verdict (a rule's contribution, already in the library's).
+  void Explain(const std::string& reason, const std::string& message);
   std::string Explanation() const;  // "message [rule]; message [rule]"
 };
 

@@ -269,7 +269,8 @@ def main(argv=None):
         print(f"note: guard exited with status {rc}", file=sys.stderr)
 
     results = []
-    stats = {f: {"cases": 0, "passed": 0, "failed": 0, "too_low": 0, "too_high": 0, "no_output": 0}
+    stats = {f: {"cases": 0, "passed": 0, "failed": 0, "too_low": 0, "too_high": 0, "no_output": 0,
+                 "internal": 0}
              for f in file_order(cases)}
     failures = []
     for c in cases:
@@ -280,7 +281,11 @@ def main(argv=None):
             got, status = None, "no_output"
         else:
             got = obj["verdict"]
-            if RANK[got] < RANK[c.min]:
+            # The guard reports the library's verdict and flags any hit above it (a broken combine)
+            # as an internal error: that fails the case even when the verdict lands in range.
+            if obj.get("status") == "DOBERMAN_E_INTERNAL":
+                status = "internal"
+            elif RANK[got] < RANK[c.min]:
                 status = "too_low"
             elif RANK[got] > RANK[c.max]:
                 status = "too_high"
@@ -299,7 +304,8 @@ def main(argv=None):
 
     for f in failures:
         rng = f["min"] if f["min"] == f["max"] else f"{f['min']}..{f['max']}"
-        label = {"too_low": "too low", "too_high": "too high", "no_output": "no output"}[f["status"]]
+        label = {"too_low": "too low", "too_high": "too high", "no_output": "no output",
+                 "internal": "internal error"}[f["status"]]
         print(f"FAIL {f['id']}: expected {rng}, got {f['verdict'] or '-'} ({label})")
         print(f"     rules={compact(f['rules'])} reasons={compact(f['reasons'])}")
         print(f"     why: {f['why']}")
@@ -319,11 +325,13 @@ def main(argv=None):
                 print(f"    {l}")
         print()
 
-    rows = [(f, s["cases"], s["passed"], s["failed"], s["too_low"], s["too_high"], s["no_output"])
+    rows = [(f, s["cases"], s["passed"], s["failed"], s["too_low"], s["too_high"], s["no_output"],
+             s["internal"])
             for f, s in stats.items()]
-    tot = tuple(sum(r[i] for r in rows) for i in range(1, 7))
+    tot = tuple(sum(r[i] for r in rows) for i in range(1, 8))
     rows.append(("TOTAL",) + tot)
-    print_table(rows, ("file", "cases", "passed", "failed", "too_low", "too_high", "no_output"))
+    print_table(rows, ("file", "cases", "passed", "failed", "too_low", "too_high", "no_output",
+                       "internal"))
     print()
 
     n_pass, n_fail = tot[1], tot[2]
