@@ -69,7 +69,7 @@ void J(std::string_view s, std::string* out) { internal::AppendJsonString(s, out
 std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
   // Postfix back to infix, fully parenthesized.
   std::vector<std::string> st;
-  if (!r.when()) return "";
+  if (!r.when() || r.when()->size() == 0) return "";  // no when: (an empty program)
   for (const fb::WhenInstr* in : *r.when()) {
     switch (in->op()) {
       case fb::WhenOp::Rule:

@@ -68,7 +68,7 @@ bool IsRuleSourcePath(const std::string& path) {
 ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnostics& diags) {
   std::string text;
   if (IsSymlink(path)) {
-    diags.Error("E1006", Loc{}, path + " is a symbolic link; rule sources are read from regular files only",
+    diags.Error("E1011", Loc{}, path + " is a symbolic link; rule sources are read from regular files only",
                 "", "copy the file into the rules tree, or include its real location");
     return {};
   }

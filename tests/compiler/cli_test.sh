@@ -33,6 +33,8 @@ expect_true "pack written" test -s out/mini.dpack
 expect_true "inspect --json is JSON with 6 rules" python3 -c "
 import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules'])==6 and d['header']['name']=='mini' else 1)"
 "$dobermanc" inspect out/mini.dpack --pubkey k.pub | grep -q "signature verified"; check "inspect --pubkey" 0 $?
+expect_true "inspect prints no 'when ?' for rules without when:" bash -c "! \"$dobermanc\" inspect out/mini.dpack | grep -q 'when ?'"
+expect_true "inspect prints a when: program" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    when '"
 expect_true "databases stored compressed" grep -q "(lz4 " <("$dobermanc" inspect out/mini.dpack)
 "$dobermanc" build "$mini" --key k.key --out raw --no-compress >/dev/null 2>&1; check "build --no-compress" 0 $?
 "$dobermanc" verify raw/mini.dpack --pubkey k.pub 2>/dev/null; check "verify an uncompressed pack" 0 $?
@@ -82,7 +84,7 @@ printf 'root:x:0:0:SECRETLINE:/root:/bin/bash\n' > outside.yaml
 ln -s "$work/outside.yaml" link/rules/evil.yaml
 printf 'pack:\n  name: mini\n  version: 1.0.0\n  revision: 1\ninclude: [rules/]\n' > link/pack.yaml
 "$dobermanc" build link --key k.key --out linkout >link.out 2>&1; check "symlinked rule file refused" 1 $?
-expect_true "E1006 names the link" grep -q "E1006" link.out
+expect_true "E1011 names the link" grep -q "E1011" link.out
 expect_true "the target is not quoted" bash -c "! grep -q SECRETLINE link.out"
 expect_true "no pack written from a tree with a link" test ! -e linkout/mini.dpack
 # A FIFO named like a rule file does not hang the build.
