@@ -187,7 +187,10 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
       exit_code =
           std::max(exit_code, ExitFor(diags) == kExitOk ? kExitDiagnostics : ExitFor(diags));
   }
-  std::printf("%zu passed, %zu failed\n", total_run - total_failed, total_failed);
+  // With --diagnostics json, stdout carries only JSON: the summary line goes with the other human
+  // lines to stderr.
+  std::fprintf(common.format == "json" ? stderr : stdout, "%zu passed, %zu failed\n",
+               total_run - total_failed, total_failed);
   return exit_code;
 }
 

@@ -1,4 +1,4 @@
-// Diagnostics are product (architecture.md §6): `file:line:col: error[E2104]: message`, a snippet with a
+// Diagnostics are product: `file:line:col: error[E2104]: message`, a snippet with a
 // caret and label, then `help:`. Codes are stable and append-only (docs/diagnostics.md lists them).
 // Also rendered as JSON for tools. The engine keeps going after errors, up to a cap.
 #ifndef DOBERMAN_COMPILER_DIAGNOSTICS_H_

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,10 +18,6 @@
 #include "hook_payload.h"
 #include "host_answer.h"
 #include "json.h"
-#include "key_file.h"
-#include "pack.h"
-#include "text_normalizer.h"
-#include "units.h"
 
 namespace {
 
@@ -163,7 +160,9 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
   }
   std::vector<doberman_public_key> keys(o.pubkeys.size());
   for (size_t i = 0; i < o.pubkeys.size(); ++i) {
-    if (!doberman::internal::ReadPublicKeyFile(o.pubkeys[i], &keys[i], &lp->error)) {
+    char buf[512] = {0};
+    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) != DOBERMAN_OK) {
+      lp->error = buf;
       lp->status = "DOBERMAN_E_IO";
       return;
     }
@@ -232,8 +231,10 @@ uint32_t FieldsOf(const ParsedPayload& payload) {
   uint32_t fields = 0;
   std::vector<doberman_string> args;
   std::vector<doberman_prompt_segment> prompt;
-  for (const auto& c : payload.calls)
-    fields |= doberman::internal::FieldsOfCall(c.View(&args, &prompt));
+  for (const auto& c : payload.calls) {
+    const doberman_call call = c.View(&args, &prompt);
+    fields |= doberman_call_fields(&call);
+  }
   // A payload with no field at all still needs a pack to answer from: load the tool databases.
   return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
 }
@@ -287,28 +288,44 @@ int RunExplain(const LoadedPack& lp) {
     std::fprintf(stderr, "doberman-guard: %s\n", lp.error.c_str());
     return 3;
   }
-  const auto& pack = *static_cast<const doberman::internal::Pack*>(lp.pack);
+  auto print = [](const char* label, bool numbered) {
+    return [label, numbered](size_t unit, doberman_string v) {
+      if (numbered) {
+        std::printf("  %s %zu [%.*s]\n", label, unit + 1, static_cast<int>(v.size), v.data);
+      } else {
+        std::printf("%s [%.*s]\n", label, static_cast<int>(v.size), v.data);
+      }
+    };
+  };
   char* line = nullptr;
   size_t cap = 0;
   ssize_t n;
-  std::string out;
   while ((n = getline(&line, &cap, stdin)) >= 0) {
     std::string_view text(line, static_cast<size_t>(n));
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    doberman_field field = DOBERMAN_FIELD_COMMAND;
+    std::function<void(size_t, doberman_string)> show;
     if (text.rfind("prompt:", 0) == 0) {
-      doberman::internal::FoldText(text.substr(7), &out);
-      std::printf("prompt  [%s]\n", out.c_str());
+      text.remove_prefix(7);
+      field = DOBERMAN_FIELD_PROMPT;
+      show = print("prompt ", false);
     } else if (text.rfind("path:", 0) == 0) {
-      doberman::internal::CanonicalPath(text.substr(5), "", &out);
-      std::printf("path    [%s]\n", out.c_str());
+      text.remove_prefix(5);
+      field = DOBERMAN_FIELD_PATH;
+      show = print("path   ", false);
     } else {
-      doberman::internal::SegmentList segments;
-      auto status = pack.shell->Normalize(text, &segments);
-      std::printf("command status=%d\n", static_cast<int>(status));
-      for (size_t i = 0; i < segments.count; ++i) {
-        std::printf("  segment %zu [%s]\n", i + 1, segments.segments[i].c_str());
-      }
+      show = print("segment", true);
     }
+    std::vector<std::pair<size_t, std::string>> views;
+    const doberman_status s = doberman_canonical_views(
+        lp.pack, field, {text.data(), text.size()}, {nullptr, 0},
+        [](void* ctx, size_t unit, doberman_string v) {
+          static_cast<std::vector<std::pair<size_t, std::string>>*>(ctx)->emplace_back(
+              unit, std::string(v.data, v.size));
+        },
+        &views);
+    if (field == DOBERMAN_FIELD_COMMAND) std::printf("command status=%s\n", doberman_status_name(s));
+    for (const auto& [unit, v] : views) show(unit, {v.data(), v.size()});
   }
   std::free(line);
   return 0;

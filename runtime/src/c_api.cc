@@ -21,7 +21,11 @@
 #include "doberman/doberman.h"
 #include "envelope.h"
 #include "pack.h"
+#include "key_file.h"
 #include "regular_file.h"
+#include "shell_normalizer.h"
+#include "text_normalizer.h"
+#include "units.h"
 
 using doberman::internal::LoadOptions;
 using doberman::internal::Pack;
@@ -293,6 +297,70 @@ const char* doberman_verdict_name(doberman_verdict verdict) {
       return "BLOCK";
   }
   return "BLOCK";
+}
+
+doberman_status doberman_public_key_read_file(const char* path, doberman_public_key* out,
+                                              char* error_buf, size_t error_buf_size) {
+  if (path == nullptr || out == nullptr) {
+    WriteError(error_buf, error_buf_size, "invalid argument");
+    return DOBERMAN_E_ARGUMENT;
+  }
+  try {
+    std::string error;
+    if (!doberman::internal::ReadPublicKeyFile(path, out, &error)) {
+      WriteError(error_buf, error_buf_size, error);
+      return DOBERMAN_E_IO;
+    }
+    return DOBERMAN_OK;
+  } catch (...) {
+    WriteError(error_buf, error_buf_size, "out of memory");
+    return DOBERMAN_E_NO_MEMORY;
+  }
+}
+
+uint32_t doberman_call_fields(const doberman_call* call) {
+  if (call == nullptr || call->struct_size < sizeof(doberman_call)) return 0;
+  return doberman::internal::FieldsOfCall(*call);
+}
+
+doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_field field,
+                                         doberman_string text, doberman_string cwd,
+                                         doberman_view_fn fn, void* context) {
+  if (pack == nullptr || fn == nullptr || (text.data == nullptr && text.size != 0) ||
+      (cwd.data == nullptr && cwd.size != 0)) {
+    return DOBERMAN_E_ARGUMENT;
+  }
+  const auto* p = static_cast<const Pack*>(pack);
+  const std::string_view in(text.data == nullptr ? "" : text.data, text.size);
+  const std::string_view dir(cwd.data == nullptr ? "" : cwd.data, cwd.size);
+  try {
+    std::string out;
+    switch (field) {
+      case DOBERMAN_FIELD_COMMAND: {
+        doberman::internal::SegmentList segments;
+        const auto status = p->shell->Normalize(in, &segments);
+        for (size_t i = 0; i < segments.count; ++i) {
+          fn(context, i, {segments.segments[i].data(), segments.segments[i].size()});
+        }
+        if (status == doberman::internal::ShellStatus::kOk) return DOBERMAN_OK;
+        return status == doberman::internal::ShellStatus::kUnbalanced ? DOBERMAN_E_UNPARSEABLE
+                                                                      : DOBERMAN_E_LIMIT;
+      }
+      case DOBERMAN_FIELD_PROMPT:
+        doberman::internal::FoldText(in, &out);
+        fn(context, 0, {out.data(), out.size()});
+        return DOBERMAN_OK;
+      case DOBERMAN_FIELD_PATH:
+        doberman::internal::CanonicalPath(in, dir, &out);
+        fn(context, 0, {out.data(), out.size()});
+        return DOBERMAN_OK;
+      default: return DOBERMAN_E_ARGUMENT;
+    }
+  } catch (const std::bad_alloc&) {
+    return DOBERMAN_E_NO_MEMORY;
+  } catch (...) {
+    return DOBERMAN_E_INTERNAL;
+  }
 }
 
 }  // extern "C"

@@ -1,6 +1,6 @@
-// LoadPack: authenticate, then verify structure, then deserialize (architecture.md §3). Each
-// failure has its own status. After this returns OK the decider trusts every index in the pack
-// without re-checking.
+// LoadPack: authenticate, then verify structure, then deserialize (docs/architecture.md, "Where
+// each promise is enforced"). Each failure has its own status. After this returns OK the decider
+// trusts every index in the pack without re-checking.
 #include "pack.h"
 
 #include <algorithm>

@@ -624,6 +624,63 @@ TEST_F(ApiTest, VerdictIsTheMaximumOverUnitsRulesAndHits) {
   EXPECT_EQ(Decide(l, BashCall("curl https://x.io; rm -rf /"), &s).verdict, DOBERMAN_BLOCK);
 }
 
+// What host adapters need besides deciding (appended in 0.3): key files, the fields of a call, and
+// the canonical views rules match.
+TEST_F(ApiTest, AdapterHelpers) {
+  doberman_public_key key{};
+  char error[256] = {0};
+  ASSERT_EQ(doberman_public_key_read_file((PackDir() + "/test.pub").c_str(), &key, error, sizeof error),
+            DOBERMAN_OK)
+      << error;
+  EXPECT_EQ(std::memcmp(key.bytes, key_.bytes, 32), 0);
+  EXPECT_EQ(doberman_public_key_read_file("/nonexistent.pub", &key, error, sizeof error), DOBERMAN_E_IO);
+  EXPECT_NE(std::string(error).find("/nonexistent.pub"), std::string::npos);
+  EXPECT_EQ(doberman_public_key_read_file((PackDir() + "/r1/mini.dpack").c_str(), &key, error,
+                                          sizeof error),
+            DOBERMAN_E_IO);  // not a key file (and larger than one)
+  char dir[] = "/tmp/doberman-fifo-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string fifo = std::string(dir) + "/k.pub";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(doberman_public_key_read_file(fifo.c_str(), &key, error, sizeof error), DOBERMAN_E_IO);
+  EXPECT_NE(std::string(error).find("not a regular file"), std::string::npos) << error;
+  unlink(fifo.c_str());
+  rmdir(dir);
+  EXPECT_EQ(doberman_public_key_read_file(nullptr, &key, error, sizeof error), DOBERMAN_E_ARGUMENT);
+
+  doberman_call call = BashCall("ls");  // tool "Bash" and a command
+  const uint32_t bash = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
+  EXPECT_EQ(doberman_call_fields(&call), bash);
+  const std::string content = "x";
+  call.content = {content.data(), content.size()};
+  EXPECT_EQ(doberman_call_fields(&call), bash | (1u << DOBERMAN_FIELD_CONTENT));
+  EXPECT_EQ(doberman_call_fields(nullptr), 0u);
+
+  Loaded l;
+  ASSERT_EQ(Load(bytes_, &l.pack), DOBERMAN_OK);
+  std::vector<std::string> views;
+  auto collect = [](void* ctx, size_t, doberman_string v) {
+    static_cast<std::vector<std::string>*>(ctx)->emplace_back(v.data, v.size);
+  };
+  auto view = [&](doberman_field f, const std::string& text, const std::string& cwd = "") {
+    views.clear();
+    return doberman_canonical_views(l.pack, f, {text.data(), text.size()}, {cwd.data(), cwd.size()},
+                                    collect, &views);
+  };
+  EXPECT_EQ(view(DOBERMAN_FIELD_COMMAND, "sudo \"rm\" -rf / && git status"), DOBERMAN_OK);
+  EXPECT_EQ(views, (std::vector<std::string>{"rm -r -f /", "git status"}));
+  EXPECT_EQ(view(DOBERMAN_FIELD_COMMAND, "rm -rf / ; echo 'open"), DOBERMAN_E_UNPARSEABLE);
+  ASSERT_FALSE(views.empty());
+  EXPECT_EQ(views[0], "rm -r -f /");
+  EXPECT_EQ(view(DOBERMAN_FIELD_PROMPT, "ＩＧＮＯＲＥ  Previous"), DOBERMAN_OK);
+  EXPECT_EQ(views, std::vector<std::string>{"ignore previous"});
+  EXPECT_EQ(view(DOBERMAN_FIELD_PATH, "/home/dev/project/src/../.ENV", "/home/dev/project"), DOBERMAN_OK);
+  EXPECT_EQ(views, std::vector<std::string>{".env"});
+  EXPECT_EQ(view(DOBERMAN_FIELD_URL, "https://x"), DOBERMAN_E_ARGUMENT);
+  EXPECT_EQ(doberman_canonical_views(nullptr, DOBERMAN_FIELD_PATH, {"a", 1}, {nullptr, 0}, collect, &views),
+            DOBERMAN_E_ARGUMENT);
+}
+
 TEST_F(ApiTest, CppWrapper) {
   std::vector<doberman_public_key> keys = {key_};
   doberman::Pack pack;

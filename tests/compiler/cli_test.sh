@@ -75,6 +75,8 @@ SOURCE_DATE_EPOCH=1700000001 "$dobermanc" build "$mini" --key k.key --out r3 2>/
 expect_true "created time is in the signed header" bash -c "! cmp -s r1/mini.dpack r3/mini.dpack"
 
 "$dobermanc" test "$mini" >/dev/null 2>&1; check "test passes on mini" 0 $?
+"$dobermanc" --diagnostics json test "$src/tests/golden/yaml/failing_examples.yaml" >tj.out 2>/dev/null
+expect_true "test --diagnostics json prints only JSON on stdout" python3 -c "import json; json.load(open('tj.out'))"
 "$dobermanc" test "$src/tests/golden/yaml/failing_examples.yaml" >/dev/null 2>&1; check "test fails on failing examples" 1 $?
 
 # Red-team regressions. A symbolic link in the rules tree is refused, not followed (its target's

@@ -195,6 +195,30 @@ const char* doberman_verdict_name(doberman_verdict verdict); /* "PASS", "AUTH", 
 doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
                                                      const uint8_t key[32]);
 
+/* ---- Appended in 0.3: what a host adapter needs besides deciding, so that adapters (doberman-guard
+ * among them) use this header only. */
+
+/* Reads a public key file (the "doberman public key (ed25519) v1" text dobermanc keygen writes).
+ * Refuses anything but a regular file of at most 4 KiB, and never waits on a FIFO or device. On
+ * failure a one-line message naming the path is written to error_buf (when not NULL). */
+doberman_status doberman_public_key_read_file(const char* path, doberman_public_key* out,
+                                              char* error_buf, size_t error_buf_size);
+
+/* The doberman_load_options.fields bits `call` needs: (1u << field) for each non-empty field. A
+ * one-shot process that knows its call loads only those databases. 0 for a NULL call. */
+uint32_t doberman_call_fields(const doberman_call* call);
+
+/* For rule authors and tools: the canonical views that rules match for one text, each passed to
+ * `fn` in order (`unit` counts from 0). DOBERMAN_FIELD_COMMAND: the canonical shell segments (status
+ * DOBERMAN_E_UNPARSEABLE or DOBERMAN_E_LIMIT when normalization stopped early; the segments up to
+ * there are still passed); DOBERMAN_FIELD_PROMPT: the folded text; DOBERMAN_FIELD_PATH: the
+ * canonical path, relative to `cwd` when inside it. Other fields: DOBERMAN_E_ARGUMENT. Views are
+ * valid only during the call to `fn`. */
+typedef void (*doberman_view_fn)(void* context, size_t unit, doberman_string view);
+doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_field field,
+                                         doberman_string text, doberman_string cwd,
+                                         doberman_view_fn fn, void* context);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
