@@ -141,7 +141,8 @@ bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skip
     if (p.id.empty()) p.id = path + ":" + std::to_string(line_no);
     guard::ParsedPayload parsed;
     std::string conv_error;
-    if (!guard::ConvertPayload(*payload, guard::Host::kAny, &parsed, &conv_error) || parsed.calls.empty()) {
+    if (!guard::ConvertPayload(*payload, guard::Host::kAny, &parsed, &conv_error) ||
+        parsed.calls.empty()) {
       ++*skipped;
       continue;
     }

@@ -1,8 +1,9 @@
-// Shared by the benchmark tools: loading a signed pack through the public C API, reading hook payload
-// corpora (raw payloads or the test-case wrapper {"id","min","max","input"}), converting them with the
-// guard's own converter, listing the (scope, text) units the decider scans for a call, the exported
-// per-scope pattern sets the peers compile, and latency statistics. Benchmark code only: it reaches into
-// runtime internals (pack.h) read-only and never changes runtime behaviour.
+// Shared by the benchmark tools: loading a signed pack through the public C API, reading hook
+// payload corpora (raw payloads or the test-case wrapper {"id","min","max","input"}), converting
+// them with the guard's own converter, listing the (scope, text) units the decider scans for a
+// call, the exported per-scope pattern sets the peers compile, and latency statistics. Benchmark
+// code only: it reaches into runtime internals (pack.h) read-only and never changes runtime
+// behaviour.
 #ifndef DOBERMAN_BENCH_BENCH_SUPPORT_H_
 #define DOBERMAN_BENCH_BENCH_SUPPORT_H_
 
@@ -36,7 +37,8 @@ struct LoadedPack {
   ~LoadedPack();
   const internal::Pack& internal() const { return *pack; }
 };
-// Loads `pack_path` trusting the public key file `pubkey_path`; prints the reason and returns false on failure.
+// Loads `pack_path` trusting the public key file `pubkey_path`; prints the reason and returns false
+// on failure.
 bool LoadPack(const std::string& pack_path, const std::string& pubkey_path, LoadedPack* out);
 
 // An environment variable's value, or "" when unset.
@@ -56,23 +58,25 @@ struct Unit {
 // One hook payload of a corpus: its converted calls (owned) and their views.
 struct Payload {
   std::string id;
-  size_t payload_bytes = 0;    // the JSON payload's size
-  size_t input_bytes = 0;      // bytes of call fields (command, content, prompt, ...)
+  size_t payload_bytes = 0;  // the JSON payload's size
+  size_t input_bytes = 0;    // bytes of call fields (command, content, prompt, ...)
   std::vector<guard::CallInput> calls;
   std::vector<std::vector<doberman_string>> arg_views;
   std::vector<std::vector<doberman_prompt_segment>> prompt_views;
   std::vector<doberman_call> views;
-  std::vector<Unit> units;     // every unit of every call, in the decider's order
+  std::vector<Unit> units;  // every unit of every call, in the decider's order
   void BuildViews();
 };
 
-// Reads a JSON-lines corpus. Each line is a hook payload, or {"input": payload, ...} (the id is kept).
-// Lines that are not hook payloads are skipped with a count in `skipped`.
-bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skipped, std::string* error);
+// Reads a JSON-lines corpus. Each line is a hook payload, or {"input": payload, ...} (the id is
+// kept). Lines that are not hook payloads are skipped with a count in `skipped`.
+bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skipped,
+                std::string* error);
 
-// Lists the units Doberman scans for `call` with `pack`, mirroring ScanCall in runtime/src/decider.cc:
-// tool; command_text raw (+ tag-character text and decoded runs when the scope has decode rules);
-// command: the canonical segments; path canonicalised; content, url, args (+ decoded); prompt_text raw
+// Lists the units Doberman scans for `call` with `pack`, mirroring ScanCall in
+// runtime/src/decider.cc: tool; command_text raw (+ tag-character text and decoded runs when the
+// scope has decode rules); command: the canonical segments; path canonicalised; content, url, args
+// (+ decoded); prompt_text raw
 // (+ decoded) and prompt folded (+ decoded, folded). Empty texts and scopes without a database are
 // skipped, as there. Keep in step with ScanCall when it changes.
 void BuildUnits(const internal::Pack& pack, const doberman_call& call, std::vector<Unit>* out);
@@ -116,8 +120,8 @@ size_t CurrentRssBytes();
 
 // JSON helpers for tool output.
 std::string JsonString(std::string_view s);
-// Bytes as a JSON string in which every byte >= 0x80 is written \u00XX (Latin-1), so that a reader can
-// recover the exact bytes: Python's s.encode('latin-1').
+// Bytes as a JSON string in which every byte >= 0x80 is written \u00XX (Latin-1), so that a reader
+// can recover the exact bytes: Python's s.encode('latin-1').
 std::string JsonBytes(std::string_view s);
 
 }  // namespace doberman::bench

@@ -1,12 +1,13 @@
-// doberman-coldstart-bench: wall time of whole processes, exec to exit, the way a host runs a hook (a
-// fresh process per tool call, the payload on stdin, the answer on stdout).
+// doberman-coldstart-bench: wall time of whole processes, exec to exit, the way a host runs a hook
+// (a fresh process per tool call, the payload on stdin, the answer on stdout).
 //
 //   doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT.json]
 //
-// SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...]}, ...]
-// Commands are interleaved (run 1 of every command, then run 2, ...) so that background noise on a shared
-// machine falls on all of them alike. Each run is posix_spawn -> waitpid, timed with the monotonic clock;
-// stdout and stderr go to /dev/null. Reports median, p10, p90, mean and min per command.
+// SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...]},
+// ...] Commands are interleaved (run 1 of every command, then run 2, ...) so that background noise
+// on a shared machine falls on all of them alike. Each run is posix_spawn -> waitpid, timed with
+// the monotonic clock; stdout and stderr go to /dev/null. Reports median, p10, p90, mean and min
+// per command.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -70,16 +71,20 @@ bool RunOnce(Command& c) {
 
 int Main(int argc, char** argv) {
   if (argc < 2) {
-    std::fputs("usage: doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT]\n", stderr);
+    std::fputs("usage: doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT]\n",
+               stderr);
     return 2;
   }
   int runs = 100, warmup = 5;
   std::string json_out;
   for (int i = 2; i + 1 < argc; i += 2) {
     std::string a = argv[i];
-    if (a == "--runs") runs = std::stoi(argv[i + 1]);
-    else if (a == "--warmup") warmup = std::stoi(argv[i + 1]);
-    else if (a == "--json") json_out = argv[i + 1];
+    if (a == "--runs")
+      runs = std::stoi(argv[i + 1]);
+    else if (a == "--warmup")
+      warmup = std::stoi(argv[i + 1]);
+    else if (a == "--json")
+      json_out = argv[i + 1];
   }
   std::string text;
   if (!ReadFile(argv[1], &text)) {
@@ -121,15 +126,17 @@ int Main(int argc, char** argv) {
     double mean = 0;
     for (double x : c.ms) mean += x;
     mean /= static_cast<double>(c.ms.size());
-    const double med = Pct(c.ms, 0.5), p10 = Pct(c.ms, 0.1), p90 = Pct(c.ms, 0.9), mn = Pct(c.ms, 0);
+    const double med = Pct(c.ms, 0.5), p10 = Pct(c.ms, 0.1), p90 = Pct(c.ms, 0.9),
+                 mn = Pct(c.ms, 0);
     std::fprintf(stderr, "  %-28s median %8.3f ms  p10 %8.3f  p90 %8.3f  min %8.3f  (%zu runs%s)\n",
                  c.name.c_str(), med, p10, p90, mn, c.ms.size(), c.bad_exits ? ", BAD EXITS" : "");
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "%s%s:{\"runs\":%zu,\"median_ms\":%.4f,\"p10_ms\":%.4f,\"p90_ms\":%.4f,\"mean_ms\":%.4f,"
-                  "\"min_ms\":%.4f,\"bad_exits\":%d}",
-                  i ? "," : "", JsonString(c.name).c_str(), c.ms.size(), med, p10, p90, mean, mn,
-                  c.bad_exits);
+    std::snprintf(
+        buf, sizeof buf,
+        "%s%s:{\"runs\":%zu,\"median_ms\":%.4f,\"p10_ms\":%.4f,\"p90_ms\":%.4f,\"mean_ms\":%.4f,"
+        "\"min_ms\":%.4f,\"bad_exits\":%d}",
+        i ? "," : "", JsonString(c.name).c_str(), c.ms.size(), med, p10, p90, mean, mn,
+        c.bad_exits);
     json += buf;
   }
   json += "}\n";

@@ -1,15 +1,16 @@
 // doberman-corpus-bench: per-call latency of Doberman and its peers over corpora of hook payloads.
 //
-// Each corpus is a JSON-lines file of hook payloads (raw, or the test-case wrapper {"id","min","max",
-// "input": payload}). Payloads are parsed and converted before timing (the guard's own converter), so the
-// Doberman column is doberman_decide only, end to end: unit building (shell normalization, folding,
-// decoding), every Hyperscan scan, rule evaluation. The peers scan the very (scope, text) units Doberman
-// scans for that call, prepared in advance, with the same per-scope pattern sets: they are timed on
-// matching alone. The floor is hs_scan with a no-op callback over the pack's own databases and units.
+// Each corpus is a JSON-lines file of hook payloads (raw, or the test-case wrapper
+// {"id","min","max", "input": payload}). Payloads are parsed and converted before timing (the
+// guard's own converter), so the Doberman column is doberman_decide only, end to end: unit building
+// (shell normalization, folding, decoding), every Hyperscan scan, rule evaluation. The peers scan
+// the very (scope, text) units Doberman scans for that call, prepared in advance, with the same
+// per-scope pattern sets: they are timed on matching alone. The floor is hs_scan with a no-op
+// callback over the pack's own databases and units.
 //
-// Engines take turns in rounds (interleaved, so that noise from other processes is shared), each round
-// giving every engine the same time slice; all samples are kept and summarised (p50/p90/p99/p99.9). The
-// cost of reading the clock is measured and subtracted from every sample.
+// Engines take turns in rounds (interleaved, so that noise from other processes is shared), each
+// round giving every engine the same time slice; all samples are kept and summarised
+// (p50/p90/p99/p99.9). The cost of reading the clock is measured and subtracted from every sample.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -27,7 +28,7 @@ struct Options {
   std::string pack, pubkey, patterns, json_out, export_units;
   std::vector<std::pair<std::string, std::string>> corpora;  // name, file
   std::vector<std::string> engines = {"doberman", "hyperscan", "re2", "pcre2", "yara"};
-  double seconds = 2.0;       // timed budget per engine and corpus
+  double seconds = 2.0;  // timed budget per engine and corpus
   int rounds = 5;
   size_t min_samples = 3;
   size_t max_samples = 2000000;
@@ -38,7 +39,8 @@ struct Options {
 const char kUsage[] =
     "usage: doberman-corpus-bench --pack P --pubkey K [--patterns patterns.json]\n"
     "         --corpus NAME=FILE.jsonl... [--engines doberman,hyperscan,re2,pcre2,yara]\n"
-    "         [--seconds S] [--seconds-for NAME=S] [--rounds R] [--min-samples N] [--skip NAME=e1,e2]\n"
+    "         [--seconds S] [--seconds-for NAME=S] [--rounds R] [--min-samples N] [--skip "
+    "NAME=e1,e2]\n"
     "         [--json OUT.json] [--export-units UNITS.json]\n";
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -57,24 +59,37 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--pack") o->pack = next();
-    else if (a == "--pubkey") o->pubkey = next();
-    else if (a == "--patterns") o->patterns = next();
-    else if (a == "--json") o->json_out = next();
-    else if (a == "--export-units") o->export_units = next();
-    else if (a == "--engines") o->engines = Split(next(), ',');
-    else if (a == "--seconds") o->seconds = std::stod(next());
-    else if (a == "--rounds") o->rounds = std::max(1, std::stoi(next()));
-    else if (a == "--min-samples") o->min_samples = std::stoul(next());
-    else if (a == "--max-samples") o->max_samples = std::stoul(next());
+    if (a == "--pack")
+      o->pack = next();
+    else if (a == "--pubkey")
+      o->pubkey = next();
+    else if (a == "--patterns")
+      o->patterns = next();
+    else if (a == "--json")
+      o->json_out = next();
+    else if (a == "--export-units")
+      o->export_units = next();
+    else if (a == "--engines")
+      o->engines = Split(next(), ',');
+    else if (a == "--seconds")
+      o->seconds = std::stod(next());
+    else if (a == "--rounds")
+      o->rounds = std::max(1, std::stoi(next()));
+    else if (a == "--min-samples")
+      o->min_samples = std::stoul(next());
+    else if (a == "--max-samples")
+      o->max_samples = std::stoul(next());
     else if (a == "--corpus" || a == "--seconds-for" || a == "--skip") {
       std::string v = next();
       size_t eq = v.find('=');
       if (eq == std::string::npos) return false;
       std::string name = v.substr(0, eq), value = v.substr(eq + 1);
-      if (a == "--corpus") o->corpora.emplace_back(name, value);
-      else if (a == "--seconds-for") o->seconds_for[name] = std::stod(value);
-      else o->skip[name] = Split(value, ',');
+      if (a == "--corpus")
+        o->corpora.emplace_back(name, value);
+      else if (a == "--seconds-for")
+        o->seconds_for[name] = std::stod(value);
+      else
+        o->skip[name] = Split(value, ',');
     } else {
       return false;
     }
@@ -152,20 +167,25 @@ double ClockOverheadNs() {
 
 std::string SummaryJson(const Summary& s) {
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "{\"samples\":%zu,\"calls_per_s\":%.1f,\"mean_ns\":%.1f,\"p50_ns\":%.1f,\"p90_ns\":%.1f,"
-                "\"p99_ns\":%.1f,\"p999_ns\":%.1f,\"min_ns\":%.1f,\"max_ns\":%.1f}",
-                s.samples, s.calls_per_s, s.mean_ns, s.p50_ns, s.p90_ns, s.p99_ns, s.p999_ns, s.min_ns,
-                s.max_ns);
+  std::snprintf(
+      buf, sizeof buf,
+      "{\"samples\":%zu,\"calls_per_s\":%.1f,\"mean_ns\":%.1f,\"p50_ns\":%.1f,\"p90_ns\":%.1f,"
+      "\"p99_ns\":%.1f,\"p999_ns\":%.1f,\"min_ns\":%.1f,\"max_ns\":%.1f}",
+      s.samples, s.calls_per_s, s.mean_ns, s.p50_ns, s.p90_ns, s.p99_ns, s.p999_ns, s.min_ns,
+      s.max_ns);
   return buf;
 }
 
 std::string Human(double ns) {
   char buf[64];
-  if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  else if (ns < 1e6) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-  else if (ns < 1e9) std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
+  if (ns < 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  else if (ns < 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
+  else if (ns < 1e9)
+    std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", ns / 1e9);
   return buf;
 }
 
@@ -221,10 +241,14 @@ int Main(int argc, char** argv) {
       runners.push_back(std::make_unique<DobermanRunner>(lp));
       continue;
     }
-    if (e == "hyperscan") engine = MakeHsFloorEngine(pack);
-    else if (e == "re2") engine = MakeRe2Engine(sets);
-    else if (e == "pcre2") engine = MakePcre2Engine(sets);
-    else if (e == "yara") engine = MakeYaraEngine(sets);
+    if (e == "hyperscan")
+      engine = MakeHsFloorEngine(pack);
+    else if (e == "re2")
+      engine = MakeRe2Engine(sets);
+    else if (e == "pcre2")
+      engine = MakePcre2Engine(sets);
+    else if (e == "yara")
+      engine = MakeYaraEngine(sets);
     else {
       std::fprintf(stderr, "unknown engine %s\n", e.c_str());
       return 2;
@@ -235,7 +259,8 @@ int Main(int argc, char** argv) {
     }
     const EngineStats& st = engine->stats();
     std::fprintf(stderr, "%-9s built in %.1f ms: %zu/%zu patterns%s\n", e.c_str(), st.build_ms,
-                 st.patterns_compiled, st.patterns_total, st.failures.empty() ? "" : " (see failures)");
+                 st.patterns_compiled, st.patterns_total,
+                 st.failures.empty() ? "" : " (see failures)");
     auto r = std::make_unique<EngineRunner>(std::move(engine));
     runners.push_back(std::move(r));
   }
@@ -268,8 +293,8 @@ int Main(int argc, char** argv) {
   }
 
   const double overhead = ClockOverheadNs();
-  std::string json = "{\"clock_overhead_ns\":" + std::to_string(overhead) + ",\"pack\":{\"rules\":" +
-                     std::to_string(pack.rules.size()) +
+  std::string json = "{\"clock_overhead_ns\":" + std::to_string(overhead) +
+                     ",\"pack\":{\"rules\":" + std::to_string(pack.rules.size()) +
                      ",\"patterns\":" + std::to_string(pack.patterns.size()) + "},\"engines\":{";
   for (size_t i = 0; i < runners.size(); ++i) {
     const Runner& r = *runners[i];
@@ -281,7 +306,8 @@ int Main(int argc, char** argv) {
     }
     json += "{\"build_ms\":" + std::to_string(r.stats->build_ms) +
             ",\"patterns_total\":" + std::to_string(r.stats->patterns_total) +
-            ",\"patterns_compiled\":" + std::to_string(r.stats->patterns_compiled) + ",\"failures\":[";
+            ",\"patterns_compiled\":" + std::to_string(r.stats->patterns_compiled) +
+            ",\"failures\":[";
     for (size_t k = 0; k < r.stats->failures.size(); ++k) {
       if (k) json += ",";
       json += JsonString(r.stats->failures[k]);
@@ -293,17 +319,19 @@ int Main(int argc, char** argv) {
   for (size_t ci = 0; ci < corpora.size(); ++ci) {
     Corpus& c = corpora[ci];
     const double n = static_cast<double>(c.payloads.size());
-    std::fprintf(stderr,
-                 "\ncorpus %s: %zu payloads (%zu skipped), %.1f calls, %.1f units, %.0f input bytes "
-                 "and %.0f unit bytes per payload\n",
-                 c.name.c_str(), c.payloads.size(), c.skipped, static_cast<double>(c.calls) / n,
-                 static_cast<double>(c.units) / n, static_cast<double>(c.input_bytes) / n,
-                 static_cast<double>(c.unit_bytes) / n);
+    std::fprintf(
+        stderr,
+        "\ncorpus %s: %zu payloads (%zu skipped), %.1f calls, %.1f units, %.0f input bytes "
+        "and %.0f unit bytes per payload\n",
+        c.name.c_str(), c.payloads.size(), c.skipped, static_cast<double>(c.calls) / n,
+        static_cast<double>(c.units) / n, static_cast<double>(c.input_bytes) / n,
+        static_cast<double>(c.unit_bytes) / n);
     if (ci) json += ",";
     json += JsonString(c.name) + ":{\"file\":" + JsonString(c.file) +
             ",\"payloads\":" + std::to_string(c.payloads.size()) +
             ",\"skipped\":" + std::to_string(c.skipped) + ",\"calls\":" + std::to_string(c.calls) +
-            ",\"units\":" + std::to_string(c.units) + ",\"unit_bytes\":" + std::to_string(c.unit_bytes) +
+            ",\"units\":" + std::to_string(c.units) +
+            ",\"unit_bytes\":" + std::to_string(c.unit_bytes) +
             ",\"input_bytes\":" + std::to_string(c.input_bytes) + ",\"engines\":{";
 
     std::vector<Runner*> active;
@@ -376,9 +404,11 @@ int Main(int argc, char** argv) {
 
     for (size_t k = 0; k < active.size(); ++k) {
       Summary s = Summarize(samples[k]);
-      std::fprintf(stderr, "  %-9s p50 %10s  p90 %10s  p99 %10s  p99.9 %10s  %12.0f calls/s  (%zu samples)\n",
-                   active[k]->name().c_str(), Human(s.p50_ns).c_str(), Human(s.p90_ns).c_str(),
-                   Human(s.p99_ns).c_str(), Human(s.p999_ns).c_str(), s.calls_per_s, s.samples);
+      std::fprintf(
+          stderr,
+          "  %-9s p50 %10s  p90 %10s  p99 %10s  p99.9 %10s  %12.0f calls/s  (%zu samples)\n",
+          active[k]->name().c_str(), Human(s.p50_ns).c_str(), Human(s.p90_ns).c_str(),
+          Human(s.p99_ns).c_str(), Human(s.p999_ns).c_str(), s.calls_per_s, s.samples);
       if (k) json += ",";
       json += JsonString(active[k]->name()) + ":{\"summary\":" + SummaryJson(s) + "," +
               check[active[k]->name()] + ",\"errors\":" + std::to_string(active[k]->errors) + "}";

@@ -1,11 +1,13 @@
-// doberman-peer-hook: the smallest hook process a peer engine allows, for the cold-start comparison with
-// `doberman-guard hook claude-code`. It loads its patterns, reads one hook payload on stdin, scans the raw
-// fields (no shell normalization, no decoding: peers have no pack tables, which only flatters them), and
-// answers in Claude Code's protocol: nothing on PASS, a permissionDecision "ask" when anything matched.
+// doberman-peer-hook: the smallest hook process a peer engine allows, for the cold-start comparison
+// with `doberman-guard hook claude-code`. It loads its patterns, reads one hook payload on stdin,
+// scans the raw fields (no shell normalization, no decoding: peers have no pack tables, which only
+// flatters them), and answers in Claude Code's protocol: nothing on PASS, a permissionDecision
+// "ask" when anything matched.
 //
 //   doberman-peer-hook prepare --pack P --pubkey K --patterns patterns.json DIR
-//       writes DIR/hs-<scope>.db (the pack's databases, serialized), DIR/yara-<scope>.yarc (compiled YARA
-//       rules) and DIR/patterns.json (for RE2 and PCRE2, which have no compiled form and compile at start)
+//       writes DIR/hs-<scope>.db (the pack's databases, serialized), DIR/yara-<scope>.yarc
+//       (compiled YARA rules) and DIR/patterns.json (for RE2 and PCRE2, which have no compiled form
+//       and compile at start)
 //   doberman-peer-hook ENGINE DIR < payload.json     ENGINE: hyperscan, re2, pcre2, yara
 #include <cstdio>
 #include <filesystem>
@@ -22,10 +24,14 @@ int Prepare(int argc, char** argv) {
   std::string pack_path, pubkey, patterns, dir;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--pack" && i + 1 < argc) pack_path = argv[++i];
-    else if (a == "--pubkey" && i + 1 < argc) pubkey = argv[++i];
-    else if (a == "--patterns" && i + 1 < argc) patterns = argv[++i];
-    else dir = a;
+    if (a == "--pack" && i + 1 < argc)
+      pack_path = argv[++i];
+    else if (a == "--pubkey" && i + 1 < argc)
+      pubkey = argv[++i];
+    else if (a == "--patterns" && i + 1 < argc)
+      patterns = argv[++i];
+    else
+      dir = a;
   }
   if (pack_path.empty() || pubkey.empty() || patterns.empty() || dir.empty()) return 2;
   std::filesystem::create_directories(dir);
@@ -92,9 +98,10 @@ int Hook(const std::string& engine_name, const std::string& dir) {
     for (const Unit& u : units) matched += std::max(0, engine->Scan(u.scope, u.text));
   }
   if (matched > 0) {
-    std::fputs("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\","
-               "\"permissionDecisionReason\":\"matched\"}}\n",
-               stdout);
+    std::fputs(
+        "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\","
+        "\"permissionDecisionReason\":\"matched\"}}\n",
+        stdout);
   }
   return 0;
 }
@@ -105,9 +112,10 @@ int Hook(const std::string& engine_name, const std::string& dir) {
 int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "prepare") return doberman::bench::Prepare(argc, argv);
   if (argc != 3) {
-    std::fputs("usage: doberman-peer-hook prepare --pack P --pubkey K --patterns J DIR\n"
-               "       doberman-peer-hook hyperscan|re2|pcre2|yara DIR < payload.json\n",
-               stderr);
+    std::fputs(
+        "usage: doberman-peer-hook prepare --pack P --pubkey K --patterns J DIR\n"
+        "       doberman-peer-hook hyperscan|re2|pcre2|yara DIR < payload.json\n",
+        stderr);
     return 2;
   }
   return doberman::bench::Hook(argv[1], argv[2]);

@@ -419,7 +419,8 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
   std::array<std::vector<const internal::PackDatabase*>, kScopeCount> lists;
   for (int s = 0; s < kScopeCount; ++s) {
     lists[s] = pack.scopes[s].dbs;
-    lists[s].insert(lists[s].end(), pack.scopes[s].condition_dbs.begin(), pack.scopes[s].condition_dbs.end());
+    lists[s].insert(lists[s].end(), pack.scopes[s].condition_dbs.begin(),
+                    pack.scopes[s].condition_dbs.end());
     for (const internal::PackDatabase* d : lists[s]) dbs[s].push_back(d->db);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);

@@ -1,7 +1,7 @@
 // The compiler's AST: what a rule file or pack manifest says, as written, with a location on every
-// value. Both front-ends (YAML and the DSL) produce exactly this; semantic checks (checker.cc) run once
-// on it. Values stay as strings here (verdicts, scopes) so that both front-ends share the checks and
-// their diagnostics.
+// value. Both front-ends (YAML and the DSL) produce exactly this; semantic checks (checker.cc) run
+// once on it. Values stay as strings here (verdicts, scopes) so that both front-ends share the
+// checks and their diagnostics.
 #ifndef DOBERMAN_COMPILER_AST_H_
 #define DOBERMAN_COMPILER_AST_H_
 
@@ -27,8 +27,8 @@ struct PatternAst {
   Text regex;
   std::vector<Text> flags;  // caseless, dotall, multiline, utf8, ucp, som
   PatternRole role = PatternRole::kAny;
-  // Column of the pattern's first character relative to loc.column (1 when the scalar is quoted), so
-  // that an error offset inside the pattern moves the caret to the right byte.
+  // Column of the pattern's first character relative to loc.column (1 when the scalar is quoted),
+  // so that an error offset inside the pattern moves the caret to the right byte.
   uint32_t content_offset = 0;
 };
 

@@ -16,15 +16,15 @@
 namespace doberman::compiler {
 namespace {
 
-const std::vector<std::string> kFamilies = {"secret", "destructive", "command",     "egress",
-                                            "exfiltration", "path",  "turn",       "unicode",
-                                            "tool",   "signal"};
+const std::vector<std::string> kFamilies = {"secret",       "destructive", "command", "egress",
+                                            "exfiltration", "path",        "turn",    "unicode",
+                                            "tool",         "signal"};
 const std::vector<std::string> kVerdicts = {"PASS", "AUTH", "BLOCK"};
 const std::vector<std::string> kFlags = {"caseless", "dotall", "multiline", "utf8", "ucp", "som"};
 const std::vector<std::string> kOrigins = {"typed", "pasted", "tool_fetched"};
 const std::vector<std::string> kLimitNames = {
-    "max_string_bytes", "max_content_bytes", "max_prompt_bytes", "max_segments", "max_depth",
-    "max_units", "max_decoded_runs", "max_decoded_bytes", "min_base64", "min_hex"};
+    "max_string_bytes", "max_content_bytes", "max_prompt_bytes",  "max_segments", "max_depth",
+    "max_units",        "max_decoded_runs",  "max_decoded_bytes", "min_base64",   "min_hex"};
 const std::vector<std::string> kPlatforms = {"generic", "avx2", "avx512"};
 
 std::vector<std::string> ScopeNamesWithAny() {
@@ -33,11 +33,13 @@ std::vector<std::string> ScopeNamesWithAny() {
   return v;
 }
 
-// `any` means every raw text a call carries: not the tool name, not canonical segments or folded prompts.
+// `any` means every raw text a call carries: not the tool name, not canonical segments or folded
+// prompts.
 constexpr uint32_t kAnyScopes = (1u << internal::kScopeCommandText) | (1u << internal::kScopePath) |
                                 (1u << internal::kScopeContent) | (1u << internal::kScopeUrl) |
                                 (1u << internal::kScopeArgs) | (1u << internal::kScopePromptText);
-constexpr uint32_t kPromptScopes = (1u << internal::kScopePrompt) | (1u << internal::kScopePromptText);
+constexpr uint32_t kPromptScopes =
+    (1u << internal::kScopePrompt) | (1u << internal::kScopePromptText);
 
 bool IsRuleId(std::string_view id) {
   if (id.empty() || id.front() == '.' || id.back() == '.' || id.find('.') == std::string_view::npos)
@@ -79,7 +81,8 @@ bool IsSemver(std::string_view v) {
   if (i < v.size() && v[i] != '-' && v[i] != '+') return false;
   for (; i < v.size(); ++i) {
     char c = v[i];
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+')) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+'))
+      return false;
   }
   return true;
 }
@@ -92,7 +95,8 @@ bool ParseDate(std::string_view s, int64_t* out) {
   if (str.size() == 10) {
     if (std::sscanf(str.c_str(), "%4d-%2d-%2d%c", &y, &mo, &d, &tail) != 3) return false;
   } else if (str.size() == 20) {
-    if (std::sscanf(str.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%c", &y, &mo, &d, &h, &mi, &sec, &tail) != 6)
+    if (std::sscanf(str.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ%c", &y, &mo, &d, &h, &mi, &sec, &tail) !=
+        6)
       return false;
   } else {
     return false;
@@ -173,7 +177,8 @@ class Checker {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(), v);
     if (ec != std::errc() || p != t.value.data() + t.value.size()) {
-      diags_.Error("E2103", t.loc, std::string(what) + " must be a whole number, found '" + t.value + "'");
+      diags_.Error("E2103", t.loc,
+                   std::string(what) + " must be a whole number, found '" + t.value + "'");
       return std::nullopt;
     }
     return v;
@@ -183,8 +188,8 @@ class Checker {
     char* end = nullptr;
     double v = std::strtod(t.value.c_str(), &end);
     if (t.value.empty() || end != t.value.c_str() + t.value.size() || v < 0) {
-      diags_.Error("E2103", t.loc, std::string(what) + " must be a non-negative number, found '" +
-                                       t.value + "'");
+      diags_.Error("E2103", t.loc,
+                   std::string(what) + " must be a non-negative number, found '" + t.value + "'");
       return std::nullopt;
     }
     return v;
@@ -214,8 +219,9 @@ class Checker {
       out_->version = m.version.value;
     }
     if (!m.revision.present()) {
-      diags_.Error("E2102", m.loc, "pack has no 'revision'", "",
-                   "add `revision: 1` and raise it on every release (hosts refuse lower revisions)");
+      diags_.Error(
+          "E2102", m.loc, "pack has no 'revision'", "",
+          "add `revision: 1` and raise it on every release (hosts refuse lower revisions)");
     } else if (auto r = Unsigned(m.revision, "revision"); r && *r == 0) {
       diags_.Error("E3011", m.revision.loc, "revision must be at least 1");
     } else if (r) {
@@ -228,7 +234,8 @@ class Checker {
     }
     out_->platforms = {"generic"};
     for (const Text& p : m.platforms) {
-      if (auto v = OneOf(p, kPlatforms, "platform"); v && *v != "generic") out_->platforms.push_back(*v);
+      if (auto v = OneOf(p, kPlatforms, "platform"); v && *v != "generic")
+        out_->platforms.push_back(*v);
     }
     for (const LimitAst& l : m.limits) {
       if (!OneOf(l.name, kLimitNames, "limit")) continue;
@@ -325,11 +332,26 @@ class Checker {
         if (scopes & (1u << i)) first = i;
       }
       switch (first) {
-        case internal::kScopeTool: c.tool = s; break;
-        case internal::kScopePath: c.tool = "Write"; c.path = s; break;
-        case internal::kScopeContent: c.tool = "Write"; c.path = "example.txt"; c.content = s; break;
-        case internal::kScopeUrl: c.tool = "WebFetch"; c.url = s; break;
-        case internal::kScopeArgs: c.tool = "mcp__example__tool"; c.args = {s}; break;
+        case internal::kScopeTool:
+          c.tool = s;
+          break;
+        case internal::kScopePath:
+          c.tool = "Write";
+          c.path = s;
+          break;
+        case internal::kScopeContent:
+          c.tool = "Write";
+          c.path = "example.txt";
+          c.content = s;
+          break;
+        case internal::kScopeUrl:
+          c.tool = "WebFetch";
+          c.url = s;
+          break;
+        case internal::kScopeArgs:
+          c.tool = "mcp__example__tool";
+          c.args = {s};
+          break;
         case internal::kScopePrompt:
         case internal::kScopePromptText:
           c.prompt = s;
@@ -341,7 +363,10 @@ class Checker {
             }
           }
           break;
-        default: c.tool = "Bash"; c.command = s; break;  // command scopes and when-only rules
+        default:
+          c.tool = "Bash";
+          c.command = s;
+          break;  // command scopes and when-only rules
       }
       return c;
     }
@@ -359,8 +384,9 @@ class Checker {
     }
     if (a.origin.present()) {
       if (auto o = OneOf(a.origin, kOrigins, "origin")) {
-        c.origin = *o == "typed" ? DOBERMAN_ORIGIN_TYPED
-                   : *o == "pasted" ? DOBERMAN_ORIGIN_PASTED : DOBERMAN_ORIGIN_TOOL_FETCHED;
+        c.origin = *o == "typed"    ? DOBERMAN_ORIGIN_TYPED
+                   : *o == "pasted" ? DOBERMAN_ORIGIN_PASTED
+                                    : DOBERMAN_ORIGIN_TOOL_FETCHED;
       }
     }
     if (c.tool.empty() && !c.command.empty()) c.tool = "Bash";
@@ -384,8 +410,9 @@ class Checker {
     auto [it, inserted] = by_id_.emplace(r.id.value, pending_.size());
     if (!inserted) {
       const Loc& first = pending_[it->second].ir.loc;
-      diags_.Error("E3001", r.id.loc, "duplicate rule id '" + r.id.value + "'", "defined again here",
-                   "first defined at " + sources_.Path(first.file) + ":" + std::to_string(first.line));
+      diags_.Error(
+          "E3001", r.id.loc, "duplicate rule id '" + r.id.value + "'", "defined again here",
+          "first defined at " + sources_.Path(first.file) + ":" + std::to_string(first.line));
       return;
     }
     ir.id = r.id.value;
@@ -410,15 +437,17 @@ class Checker {
       }
     }
     if (ir.tier == 1 && ir.verdict == DOBERMAN_BLOCK) {
-      diags_.Error("E3003", r.verdict.loc, "a tier-1 rule cannot BLOCK", "tier 1 is AUTH at most",
-                   "heuristics ask a person; make it `verdict: AUTH`, or tier 0 if it is a hard signature");
+      diags_.Error(
+          "E3003", r.verdict.loc, "a tier-1 rule cannot BLOCK", "tier 1 is AUTH at most",
+          "heuristics ask a person; make it `verdict: AUTH`, or tier 0 if it is a hard signature");
     }
     if (ir.verdict != DOBERMAN_PASS) {
       if (!r.reason.present()) {
         diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'reason'", "",
                      "a reason code such as destructive_delete_root");
       } else if (!IsSnakeWord(r.reason.value, false)) {
-        diags_.Error("E2103", r.reason.loc, "reason '" + r.reason.value + "' is not a snake_case code");
+        diags_.Error("E2103", r.reason.loc,
+                     "reason '" + r.reason.value + "' is not a snake_case code");
       }
       if (!r.message.present()) {
         diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'message'", "",
@@ -434,12 +463,14 @@ class Checker {
       if (*v == "any") {
         ir.scopes |= kAnyScopes;
       } else {
-        ir.scopes |= 1u << (std::find(scope_names.begin(), scope_names.end(), *v) - scope_names.begin());
+        ir.scopes |=
+            1u << (std::find(scope_names.begin(), scope_names.end(), *v) - scope_names.begin());
       }
     }
     for (const Text& t : r.tags) {
       if (!IsSnakeWord(t.value, true)) {
-        diags_.Error("E2103", t.loc, "tag '" + t.value + "' must be lower-case words, dots or dashes");
+        diags_.Error("E2103", t.loc,
+                     "tag '" + t.value + "' must be lower-case words, dots or dashes");
       }
     }
     ir.decode = Bool(r.decode, false);
@@ -453,13 +484,17 @@ class Checker {
       }
     }
     if (r.mention_cap.present()) {
-      if (auto v = OneOf(r.mention_cap, kVerdicts, "mention verdict")) ir.mention_cap = ToVerdict(*v);
+      if (auto v = OneOf(r.mention_cap, kVerdicts, "mention verdict"))
+        ir.mention_cap = ToVerdict(*v);
     }
     if ((!r.origins.empty() || r.mention_cap.present() || ir.mention_marker) &&
         (ir.scopes & kPromptScopes) == 0) {
-      Loc at = r.mention_cap.present() ? r.mention_cap.loc : !r.origins.empty() ? r.origins[0].loc : r.loc;
+      Loc at = r.mention_cap.present() ? r.mention_cap.loc
+               : !r.origins.empty()    ? r.origins[0].loc
+                                       : r.loc;
       diags_.Error("E3015", at, "origins, mention and mention_marker apply to prompt scopes only",
-                   "this rule does not read prompts", "add `prompt` or `prompt_text` to its scopes");
+                   "this rule does not read prompts",
+                   "add `prompt` or `prompt_text` to its scopes");
     }
     // Validators.
     if (r.validators.present) {
@@ -472,7 +507,8 @@ class Checker {
         }
       }
       if (v.min_length.present()) {
-        if (auto x = Unsigned(v.min_length, "min_length")) ir.validators.min_length = static_cast<uint32_t>(*x);
+        if (auto x = Unsigned(v.min_length, "min_length"))
+          ir.validators.min_length = static_cast<uint32_t>(*x);
       }
       ir.validators.placeholder = Bool(v.placeholder, false);
       ir.validators.exempt_hashes = Bool(v.exempt_hashes, false);
@@ -485,7 +521,9 @@ class Checker {
       ip.expression = p.regex.value;
       ip.loc = p.regex.loc;
       ip.content_offset = p.content_offset;
-      ip.role = p.role == PatternRole::kAny ? Role::kAny : p.role == PatternRole::kAll ? Role::kAll : Role::kNone;
+      ip.role = p.role == PatternRole::kAny   ? Role::kAny
+                : p.role == PatternRole::kAll ? Role::kAll
+                                              : Role::kNone;
       ip.hs_flags = PatternFlags(p, &ip.som);
       if (ip.role == Role::kAny) has_any = true;
       if (ip.expression.empty()) {
@@ -514,9 +552,9 @@ class Checker {
       diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has patterns but no 'scopes'", "",
                    "say which fields it reads, e.g. `scopes: [command]`");
     }
-    // Start-of-match is only compiled in on request (`som` flag): validators recover the value from the
-    // match end and mention checks look at where the match ends; SOM made the shipped secret and turn
-    // databases four to five times larger.
+    // Start-of-match is only compiled in on request (`som` flag): validators recover the value from
+    // the match end and mention checks look at where the match ends; SOM made the shipped secret
+    // and turn databases four to five times larger.
     for (IrPattern& p : pr.patterns) {
       // A validated pattern's first match may be rejected while a later one is a secret.
       if (p.role == Role::kAny && ir.validators.Any()) p.every_match = true;
@@ -527,7 +565,8 @@ class Checker {
       ParseWhen(r.when, diags_, &pr.when);
     }
     if (pr.patterns.empty() && !r.when.present()) {
-      diags_.Error("E3008", r.loc, "rule '" + ir.id + "' has neither patterns nor a when-expression",
+      diags_.Error("E3008", r.loc,
+                   "rule '" + ir.id + "' has neither patterns nor a when-expression",
                    "it can never fire", "add `patterns:` or `when:`");
     }
     for (const ExampleAst& e : r.examples) {
@@ -568,7 +607,8 @@ class Checker {
             diags_.Error("E3004", t.loc, "when-expression refers to unknown rule '" + t.name + "'",
                          s.empty() ? "no such rule in this pack" : "did you mean '" + s + "'?");
           } else if (it->second == static_cast<size_t>(&p - pending_.data())) {
-            diags_.Error("E3006", t.loc, "rule '" + p.ir.id + "' refers to itself in its when-expression");
+            diags_.Error("E3006", t.loc,
+                         "rule '" + p.ir.id + "' refers to itself in its when-expression");
           }
         } else if (t.kind == WhenTerm::kTag) {
           if (!std::binary_search(out_->tags.begin(), out_->tags.end(), t.name)) {
@@ -656,13 +696,22 @@ class Checker {
             break;
           case WhenTerm::kTag:
             rule.when.push_back(
-                {WhenOp::kTag, static_cast<uint32_t>(std::lower_bound(out_->tags.begin(), out_->tags.end(), t.name) -
-                                                     out_->tags.begin())});
+                {WhenOp::kTag, static_cast<uint32_t>(
+                                   std::lower_bound(out_->tags.begin(), out_->tags.end(), t.name) -
+                                   out_->tags.begin())});
             break;
-          case WhenTerm::kAnd: rule.when.push_back({WhenOp::kAnd, 0}); break;
-          case WhenTerm::kOr: rule.when.push_back({WhenOp::kOr, 0}); break;
-          case WhenTerm::kNot: rule.when.push_back({WhenOp::kNot, 0}); break;
-          case WhenTerm::kTrue: rule.when.push_back({WhenOp::kTrue, 0}); break;
+          case WhenTerm::kAnd:
+            rule.when.push_back({WhenOp::kAnd, 0});
+            break;
+          case WhenTerm::kOr:
+            rule.when.push_back({WhenOp::kOr, 0});
+            break;
+          case WhenTerm::kNot:
+            rule.when.push_back({WhenOp::kNot, 0});
+            break;
+          case WhenTerm::kTrue:
+            rule.when.push_back({WhenOp::kTrue, 0});
+            break;
         }
       }
       rules_.push_back(rule.id);

@@ -8,9 +8,12 @@ namespace {
 
 const char* SeverityName(Severity s) {
   switch (s) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
+    case Severity::kError:
+      return "error";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kNote:
+      return "note";
   }
   return "error";
 }
@@ -19,11 +22,21 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\n': out->append("\\n"); break;
-      case '\t': out->append("\\t"); break;
-      case '\r': out->append("\\r"); break;
+      case '"':
+        out->append("\\\"");
+        break;
+      case '\\':
+        out->append("\\\\");
+        break;
+      case '\n':
+        out->append("\\n");
+        break;
+      case '\t':
+        out->append("\\t");
+        break;
+      case '\r':
+        out->append("\\r");
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -67,7 +80,8 @@ void Diagnostics::Add(Diagnostic d) {
 
 void Diagnostics::Error(std::string code, Loc loc, std::string message, std::string label,
                         std::string help) {
-  Add({Severity::kError, std::move(code), std::move(message), loc, std::move(label), std::move(help)});
+  Add({Severity::kError, std::move(code), std::move(message), loc, std::move(label),
+       std::move(help)});
 }
 
 void Diagnostics::Warning(std::string code, Loc loc, std::string message, std::string label,
@@ -97,7 +111,8 @@ std::string Diagnostics::RenderText(bool color) const {
     const char* sev_color = d.severity == Severity::kError ? red : yellow;
     if (d.loc.file != 0) {
       out += bold + sources_.Path(d.loc.file);
-      if (d.loc.known()) out += ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column);
+      if (d.loc.known())
+        out += ":" + std::to_string(d.loc.line) + ":" + std::to_string(d.loc.column);
       out += std::string(": ") + reset;
     }
     out += std::string(sev_color) + SeverityName(d.severity) + "[" + d.code + "]" + reset + ": " +
@@ -151,7 +166,8 @@ std::string Diagnostics::RenderJson() const {
     AppendJsonString(d.message, &out);
     out += ",\"file\":";
     AppendJsonString(d.loc.file != 0 ? sources_.Path(d.loc.file) : "", &out);
-    out += ",\"line\":" + std::to_string(d.loc.line) + ",\"column\":" + std::to_string(d.loc.column) +
+    out += ",\"line\":" + std::to_string(d.loc.line) +
+           ",\"column\":" + std::to_string(d.loc.column) +
            ",\"length\":" + std::to_string(d.loc.length) + ",\"label\":";
     AppendJsonString(d.label, &out);
     out += ",\"help\":";

@@ -19,8 +19,8 @@ struct Diagnostic {
   std::string code;     // "E2104"
   std::string message;  // one line, no trailing period
   Loc loc;
-  std::string label;    // printed after the caret
-  std::string help;     // optional advice
+  std::string label;  // printed after the caret
+  std::string help;   // optional advice
 };
 
 class Diagnostics {

@@ -43,9 +43,9 @@ std::string DecodeString(std::string_view body, std::vector<EscapeProblem>* prob
 // non-ASCII UTF-8 are written as they are; control characters, bytes that are not UTF-8 and
 // invisible or bidirectional-format characters are escaped.
 std::string QuoteString(std::string_view value);
-// One ASCII byte (< 0x80) inside a double-quoted literal: `"`, `\`, newline, tab and carriage return
-// as two-character escapes, other control bytes as \xHH, the rest as itself. The DSL and YAML's
-// double-quoted scalars read these the same way (compiler/src/yaml_printer.cc uses it too).
+// One ASCII byte (< 0x80) inside a double-quoted literal: `"`, `\`, newline, tab and carriage
+// return as two-character escapes, other control bytes as \xHH, the rest as itself. The DSL and
+// YAML's double-quoted scalars read these the same way (compiler/src/yaml_printer.cc uses it too).
 void AppendQuotedAscii(unsigned char c, std::string* out);
 
 // Regex literals: the body between the slashes. `\/` stands for `/`; other pairs stay as written.

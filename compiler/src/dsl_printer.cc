@@ -79,7 +79,6 @@ class DslPrinter : public PrinterCore {
       : PrinterCore(comments, "//", out, error) {}
 
  private:
-
   static std::string Word(const std::string& v, Slot slot) {
     bool bare = dsl::IsWordText(v) && v != "when";
     if (bare && slot == Slot::kFlag && dsl::IsKeyword(v)) bare = false;

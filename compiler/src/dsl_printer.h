@@ -8,8 +8,8 @@
 #define DOBERMAN_COMPILER_DSL_PRINTER_H_
 
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ast.h"
@@ -75,8 +75,8 @@ class PrinterCore {
   std::string_view marker_;
 };
 
-// Runs a fresh `Printer` (a PrinterCore) into a temporary: `out` is written only when the whole file
-// printed, `error` (may be null) only when it did not.
+// Runs a fresh `Printer` (a PrinterCore) into a temporary: `out` is written only when the whole
+// file printed, `error` (may be null) only when it did not.
 template <typename Printer>
 bool PrintWhole(const ParsedFile& file, const std::vector<SourceComment>& comments,
                 std::string* out, PrintError* error) {

@@ -75,8 +75,9 @@ ExampleStats RunExamples(const IrPack& pack, std::span<const uint8_t> signed_pac
         ++stats.failed;
         std::string other;
         for (size_t h = 0; h < result.hit_count && other.size() < 200; ++h) {
-          if (result.hits[h].rule != r) other += std::string(other.empty() ? "" : ", ") +
-                                                 doberman_rule_id(loaded, result.hits[h].rule);
+          if (result.hits[h].rule != r)
+            other += std::string(other.empty() ? "" : ", ") +
+                     doberman_rule_id(loaded, result.hits[h].rule);
         }
         if (e.expect_match) {
           diags.Error("E5001", e.loc, "rule '" + rule.id + "' does not fire on its match example",

@@ -1,6 +1,6 @@
-// The checked IR: rules with resolved indices, the pattern table with Hyperscan flags, when-programs in
-// postfix, shell tables and limits. Produced by the checker; consumed by the Hyperscan stage, the
-// payload writer and the example runner. Nothing in it can be invalid.
+// The checked IR: rules with resolved indices, the pattern table with Hyperscan flags,
+// when-programs in postfix, shell tables and limits. Produced by the checker; consumed by the
+// Hyperscan stage, the payload writer and the example runner. Nothing in it can be invalid.
 #ifndef DOBERMAN_COMPILER_IR_H_
 #define DOBERMAN_COMPILER_IR_H_
 
@@ -89,9 +89,8 @@ struct IrPack {
 };
 
 // Scope names as written in rule files, in fb::Scope order.
-inline constexpr const char* kScopeNames[] = {"tool",    "command", "command_text",
-                                              "path",    "content", "url",
-                                              "args",    "prompt",  "prompt_text"};
+inline constexpr const char* kScopeNames[] = {
+    "tool", "command", "command_text", "path", "content", "url", "args", "prompt", "prompt_text"};
 
 }  // namespace doberman::compiler
 

@@ -68,8 +68,9 @@ bool IsRuleSourcePath(const std::string& path) {
 ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnostics& diags) {
   std::string text;
   if (IsSymlink(path)) {
-    diags.Error("E1011", Loc{}, path + " is a symbolic link; rule sources are read from regular files only",
-                "", "copy the file into the rules tree, or include its real location");
+    diags.Error("E1011", Loc{},
+                path + " is a symbolic link; rule sources are read from regular files only", "",
+                "copy the file into the rules tree, or include its real location");
     return {};
   }
   if (!IsRuleSourcePath(path)) {
@@ -85,7 +86,8 @@ ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnosti
   return ParseYamlFile(sources, id, diags);
 }
 
-std::vector<std::string> FindManifests(const std::string& path, SourceMap& sources, Diagnostics& diags) {
+std::vector<std::string> FindManifests(const std::string& path, SourceMap& sources,
+                                       Diagnostics& diags) {
   std::vector<std::string> out;
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
@@ -95,7 +97,8 @@ std::vector<std::string> FindManifests(const std::string& path, SourceMap& sourc
   }
   std::vector<std::string> candidates;
   for (const auto& e : fs::directory_iterator(path)) {
-    if (e.is_regular_file() && IsRuleSourcePath(e.path().string())) candidates.push_back(e.path().string());
+    if (e.is_regular_file() && IsRuleSourcePath(e.path().string()))
+      candidates.push_back(e.path().string());
   }
   std::sort(candidates.begin(), candidates.end());
   for (const std::string& c : candidates) {
@@ -175,7 +178,8 @@ bool LoadRuleFiles(const std::vector<std::string>& paths, SourceMap& sources, Di
         fs::is_directory(path, ec) ? RuleFilesIn(path) : std::vector<std::string>{path};
     for (const std::string& f : files) {
       ParsedFile pf = LoadSourceFile(f, sources, diags);
-      if (std::holds_alternative<RuleFileAst>(pf)) out->push_back(std::get<RuleFileAst>(std::move(pf)));
+      if (std::holds_alternative<RuleFileAst>(pf))
+        out->push_back(std::get<RuleFileAst>(std::move(pf)));
     }
   }
   return !out->empty();

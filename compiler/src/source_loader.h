@@ -18,16 +18,18 @@ struct PackSources {
   std::vector<RuleFileAst> files;
 };
 
-// Reads one file into `sources` and parses it with the right front-end. Reports E1001 when unreadable.
+// Reads one file into `sources` and parses it with the right front-end. Reports E1001 when
+// unreadable.
 ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnostics& diags);
 
 // Manifest files under `path` (a manifest itself, or a folder searched non-recursively). Rule files
 // in the folder are not manifests and are skipped. Reports E1001 when `path` does not exist.
-std::vector<std::string> FindManifests(const std::string& path, SourceMap& sources, Diagnostics& diags);
+std::vector<std::string> FindManifests(const std::string& path, SourceMap& sources,
+                                       Diagnostics& diags);
 
-// Loads a manifest and every rule file it includes. Returns false only when the manifest itself could
-// not be parsed; problems in included files are reported and the files that parsed are kept, so that
-// the checker can report everything in one run.
+// Loads a manifest and every rule file it includes. Returns false only when the manifest itself
+// could not be parsed; problems in included files are reported and the files that parsed are kept,
+// so that the checker can report everything in one run.
 bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagnostics& diags,
                      PackSources* out);
 

@@ -1,5 +1,6 @@
-// Source files as loaded by the compiler, kept in memory so that diagnostics can quote the line they
-// point at. Locations are 1-based lines and 1-based byte columns everywhere (front-ends convert once).
+// Source files as loaded by the compiler, kept in memory so that diagnostics can quote the line
+// they point at. Locations are 1-based lines and 1-based byte columns everywhere (front-ends
+// convert once).
 #ifndef DOBERMAN_COMPILER_SOURCE_MAP_H_
 #define DOBERMAN_COMPILER_SOURCE_MAP_H_
 

@@ -54,9 +54,24 @@ class WhenParser {
       ++pos_;
       return;
     }
-    if (c == '!' ) { tok_ = kNotTok; text_ = "!"; ++pos_; return; }
-    if (c == '&' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '&') { tok_ = kAndTok; text_ = "&&"; pos_ += 2; return; }
-    if (c == '|' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '|') { tok_ = kOrTok; text_ = "||"; pos_ += 2; return; }
+    if (c == '!') {
+      tok_ = kNotTok;
+      text_ = "!";
+      ++pos_;
+      return;
+    }
+    if (c == '&' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '&') {
+      tok_ = kAndTok;
+      text_ = "&&";
+      pos_ += 2;
+      return;
+    }
+    if (c == '|' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '|') {
+      tok_ = kOrTok;
+      text_ = "||";
+      pos_ += 2;
+      return;
+    }
     if (!IsIdentChar(c)) {
       tok_ = kBad;
       text_ = std::string(1, c);
@@ -66,13 +81,22 @@ class WhenParser {
     size_t start = pos_;
     while (pos_ < s_.size() && (IsIdentChar(s_[pos_]) || s_[pos_] == ':')) ++pos_;
     text_ = s_.substr(start, pos_ - start);
-    if (text_ == "and") tok_ = kAndTok;
-    else if (text_ == "or") tok_ = kOrTok;
-    else if (text_ == "not") tok_ = kNotTok;
-    else if (text_ == "true") tok_ = kTrueTok;
-    else if (text_.rfind("tag:", 0) == 0) tok_ = kTagRef;
-    else if (text_.rfind("rule:", 0) == 0) { tok_ = kIdent; text_ = text_.substr(5); tok_start_ += 5; }
-    else tok_ = kIdent;
+    if (text_ == "and")
+      tok_ = kAndTok;
+    else if (text_ == "or")
+      tok_ = kOrTok;
+    else if (text_ == "not")
+      tok_ = kNotTok;
+    else if (text_ == "true")
+      tok_ = kTrueTok;
+    else if (text_.rfind("tag:", 0) == 0)
+      tok_ = kTagRef;
+    else if (text_.rfind("rule:", 0) == 0) {
+      tok_ = kIdent;
+      text_ = text_.substr(5);
+      tok_start_ += 5;
+    } else
+      tok_ = kIdent;
   }
 
   bool Or(int depth) {
@@ -127,8 +151,10 @@ class WhenParser {
         out_->push_back({WhenTerm::kTrue, "", At(tok_start_, 4)});
         Next();
         return true;
-      case kEnd: return Fail("expression ends early", "expected a rule id, tag:NAME, 'not' or '('");
-      default: return Fail("unexpected '" + text_ + "'", "expected a rule id, tag:NAME, 'not' or '('");
+      case kEnd:
+        return Fail("expression ends early", "expected a rule id, tag:NAME, 'not' or '('");
+      default:
+        return Fail("unexpected '" + text_ + "'", "expected a rule id, tag:NAME, 'not' or '('");
     }
   }
 

@@ -17,8 +17,8 @@ struct WhenTerm {
   Loc loc;
 };
 
-// Parses `expr` (its location is expr.loc, pointing at the first character). Reports E3007 and returns
-// false on a syntax error. Output is postfix.
+// Parses `expr` (its location is expr.loc, pointing at the first character). Reports E3007 and
+// returns false on a syntax error. Output is postfix.
 bool ParseWhen(const Text& expr, Diagnostics& diags, std::vector<WhenTerm>* postfix);
 
 }  // namespace doberman::compiler

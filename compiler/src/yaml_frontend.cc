@@ -19,7 +19,8 @@ class YamlReader {
   Loc LocOf(const YAML::Node& n, uint32_t length = 1) const {
     YAML::Mark m = n.Mark();
     if (m.line < 0) return Loc{file_, 1, 1, 1};
-    return Loc{file_, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1), length};
+    return Loc{file_, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1),
+               length};
   }
 
   // Text of a scalar; reports E2101 when the node is not a scalar.
@@ -111,10 +112,15 @@ class YamlReader {
         p.regex = Scalar(item, "a pattern");
         p.content_offset = ContentOffset(item);
       } else {
-        Fields(item, "a pattern", {
-            {"regex", [&](const YAML::Node& v) { p.regex = Scalar(v, "regex"); p.content_offset = ContentOffset(v); }},
-            {"flags", [&](const YAML::Node& v) { p.flags = ScalarList(v, "flags"); }},
-        });
+        Fields(item, "a pattern",
+               {
+                   {"regex",
+                    [&](const YAML::Node& v) {
+                      p.regex = Scalar(v, "regex");
+                      p.content_offset = ContentOffset(v);
+                    }},
+                   {"flags", [&](const YAML::Node& v) { p.flags = ScalarList(v, "flags"); }},
+               });
         if (!p.regex.present()) {
           diags_.Error("E2102", LocOf(item), "pattern has no 'regex'", "", "write `regex: '...'`");
           continue;
@@ -126,17 +132,18 @@ class YamlReader {
 
   CallAst Call(const YAML::Node& n) {
     CallAst c;
-    Fields(n, "an example call", {
-        {"tool", [&](const YAML::Node& v) { c.tool = Scalar(v, "tool"); }},
-        {"command", [&](const YAML::Node& v) { c.command = Scalar(v, "command"); }},
-        {"path", [&](const YAML::Node& v) { c.path = Scalar(v, "path"); }},
-        {"cwd", [&](const YAML::Node& v) { c.cwd = Scalar(v, "cwd"); }},
-        {"content", [&](const YAML::Node& v) { c.content = Scalar(v, "content"); }},
-        {"url", [&](const YAML::Node& v) { c.url = Scalar(v, "url"); }},
-        {"prompt", [&](const YAML::Node& v) { c.prompt = Scalar(v, "prompt"); }},
-        {"origin", [&](const YAML::Node& v) { c.origin = Scalar(v, "origin"); }},
-        {"args", [&](const YAML::Node& v) { c.args = ScalarList(v, "args"); }},
-    });
+    Fields(n, "an example call",
+           {
+               {"tool", [&](const YAML::Node& v) { c.tool = Scalar(v, "tool"); }},
+               {"command", [&](const YAML::Node& v) { c.command = Scalar(v, "command"); }},
+               {"path", [&](const YAML::Node& v) { c.path = Scalar(v, "path"); }},
+               {"cwd", [&](const YAML::Node& v) { c.cwd = Scalar(v, "cwd"); }},
+               {"content", [&](const YAML::Node& v) { c.content = Scalar(v, "content"); }},
+               {"url", [&](const YAML::Node& v) { c.url = Scalar(v, "url"); }},
+               {"prompt", [&](const YAML::Node& v) { c.prompt = Scalar(v, "prompt"); }},
+               {"origin", [&](const YAML::Node& v) { c.origin = Scalar(v, "origin"); }},
+               {"args", [&](const YAML::Node& v) { c.args = ScalarList(v, "args"); }},
+           });
     return c;
   }
 
@@ -158,105 +165,128 @@ class YamlReader {
         out->push_back(std::move(e));
       }
     };
-    Fields(n, "examples", {
-        {"match", [&](const YAML::Node& v) { list(v, true); }},
-        {"pass", [&](const YAML::Node& v) { list(v, false); }},
-    });
+    Fields(n, "examples",
+           {
+               {"match", [&](const YAML::Node& v) { list(v, true); }},
+               {"pass", [&](const YAML::Node& v) { list(v, false); }},
+           });
   }
 
   void Validators(const YAML::Node& n, ValidatorsAst* v) {
     v->present = true;
     v->loc = LocOf(n);
-    Fields(n, "validators", {
-        {"min_entropy", [&](const YAML::Node& x) { v->min_entropy = Scalar(x, "min_entropy"); }},
-        {"min_length", [&](const YAML::Node& x) { v->min_length = Scalar(x, "min_length"); }},
-        {"placeholder", [&](const YAML::Node& x) { v->placeholder = Scalar(x, "placeholder"); }},
-        {"exempt", [&](const YAML::Node& x) {
-           for (const Text& t : ScalarList(x, "exempt")) {
-             if (t.value == "hashes") {
-               v->exempt_hashes = Text{"true", t.loc};
-             } else if (t.value == "identifiers") {
-               v->exempt_identifiers = Text{"true", t.loc};
-             } else {
-               diags_.Error("E2103", t.loc, "unknown exemption '" + t.value + "'",
-                            "expected 'hashes' or 'identifiers'");
-             }
-           }
-         }},
-    });
+    Fields(
+        n, "validators",
+        {
+            {"min_entropy",
+             [&](const YAML::Node& x) { v->min_entropy = Scalar(x, "min_entropy"); }},
+            {"min_length", [&](const YAML::Node& x) { v->min_length = Scalar(x, "min_length"); }},
+            {"placeholder",
+             [&](const YAML::Node& x) { v->placeholder = Scalar(x, "placeholder"); }},
+            {"exempt",
+             [&](const YAML::Node& x) {
+               for (const Text& t : ScalarList(x, "exempt")) {
+                 if (t.value == "hashes") {
+                   v->exempt_hashes = Text{"true", t.loc};
+                 } else if (t.value == "identifiers") {
+                   v->exempt_identifiers = Text{"true", t.loc};
+                 } else {
+                   diags_.Error("E2103", t.loc, "unknown exemption '" + t.value + "'",
+                                "expected 'hashes' or 'identifiers'");
+                 }
+               }
+             }},
+        });
   }
 
   RuleAst Rule(const YAML::Node& n) {
     RuleAst r;
     r.loc = LocOf(n);
-    Fields(n, "a rule", {
-        {"id", [&](const YAML::Node& v) { r.id = Scalar(v, "id"); }},
-        {"description", [&](const YAML::Node& v) { r.description = Scalar(v, "description"); }},
-        {"family", [&](const YAML::Node& v) { r.family = Scalar(v, "family"); }},
-        {"scopes", [&](const YAML::Node& v) { r.scopes = ScalarList(v, "scopes"); }},
-        {"patterns", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAny, &r.patterns); }},
-        {"all", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAll, &r.patterns); }},
-        {"none", [&](const YAML::Node& v) { Patterns(v, PatternRole::kNone, &r.patterns); }},
-        {"verdict", [&](const YAML::Node& v) { r.verdict = Scalar(v, "verdict"); }},
-        {"tier", [&](const YAML::Node& v) { r.tier = Scalar(v, "tier"); }},
-        {"reason", [&](const YAML::Node& v) { r.reason = Scalar(v, "reason"); }},
-        {"message", [&](const YAML::Node& v) { r.message = Scalar(v, "message"); }},
-        {"tags", [&](const YAML::Node& v) { r.tags = ScalarList(v, "tags"); }},
-        {"origins", [&](const YAML::Node& v) { r.origins = ScalarList(v, "origins"); }},
-        {"validators", [&](const YAML::Node& v) { Validators(v, &r.validators); }},
-        {"decode", [&](const YAML::Node& v) { r.decode = Scalar(v, "decode"); }},
-        {"mention", [&](const YAML::Node& v) { r.mention_cap = Scalar(v, "mention"); }},
-        {"mention_marker", [&](const YAML::Node& v) { r.mention_marker = Scalar(v, "mention_marker"); }},
-        {"when", [&](const YAML::Node& v) {
-           r.when = Scalar(v, "when");
-           r.when.loc.column += ContentOffset(v);
-         }},
-        {"examples", [&](const YAML::Node& v) { Examples(v, &r.examples); }},
-    });
+    Fields(
+        n, "a rule",
+        {
+            {"id", [&](const YAML::Node& v) { r.id = Scalar(v, "id"); }},
+            {"description", [&](const YAML::Node& v) { r.description = Scalar(v, "description"); }},
+            {"family", [&](const YAML::Node& v) { r.family = Scalar(v, "family"); }},
+            {"scopes", [&](const YAML::Node& v) { r.scopes = ScalarList(v, "scopes"); }},
+            {"patterns", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAny, &r.patterns); }},
+            {"all", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAll, &r.patterns); }},
+            {"none", [&](const YAML::Node& v) { Patterns(v, PatternRole::kNone, &r.patterns); }},
+            {"verdict", [&](const YAML::Node& v) { r.verdict = Scalar(v, "verdict"); }},
+            {"tier", [&](const YAML::Node& v) { r.tier = Scalar(v, "tier"); }},
+            {"reason", [&](const YAML::Node& v) { r.reason = Scalar(v, "reason"); }},
+            {"message", [&](const YAML::Node& v) { r.message = Scalar(v, "message"); }},
+            {"tags", [&](const YAML::Node& v) { r.tags = ScalarList(v, "tags"); }},
+            {"origins", [&](const YAML::Node& v) { r.origins = ScalarList(v, "origins"); }},
+            {"validators", [&](const YAML::Node& v) { Validators(v, &r.validators); }},
+            {"decode", [&](const YAML::Node& v) { r.decode = Scalar(v, "decode"); }},
+            {"mention", [&](const YAML::Node& v) { r.mention_cap = Scalar(v, "mention"); }},
+            {"mention_marker",
+             [&](const YAML::Node& v) { r.mention_marker = Scalar(v, "mention_marker"); }},
+            {"when",
+             [&](const YAML::Node& v) {
+               r.when = Scalar(v, "when");
+               r.when.loc.column += ContentOffset(v);
+             }},
+            {"examples", [&](const YAML::Node& v) { Examples(v, &r.examples); }},
+        });
     return r;
   }
 
   ShellAst Shell(const YAML::Node& n) {
     ShellAst s;
     s.loc = LocOf(n);
-    Fields(n, "shell tables", {
-        {"wrappers", [&](const YAML::Node& v) {
-           if (!v.IsSequence()) {
-             diags_.Error("E2101", LocOf(v), "wrappers must be a list");
-             return;
-           }
-           for (const YAML::Node& w : v) {
-             WrapperAst wa;
-             if (w.IsScalar()) {
-               wa.name = Scalar(w, "wrapper");
-             } else {
-               Fields(w, "a wrapper", {
-                   {"name", [&](const YAML::Node& x) { wa.name = Scalar(x, "name"); }},
-                   {"value_options", [&](const YAML::Node& x) { wa.value_options = ScalarList(x, "value_options"); }},
-                   {"positional", [&](const YAML::Node& x) { wa.positional = Scalar(x, "positional"); }},
-               });
-             }
-             s.wrappers.push_back(std::move(wa));
-           }
-         }},
-        {"shells", [&](const YAML::Node& v) { s.shells = ScalarList(v, "shells"); }},
-        {"split_flags", [&](const YAML::Node& v) { s.split_flags = ScalarList(v, "split_flags"); }},
-        {"aliases", [&](const YAML::Node& v) {
-           if (!v.IsSequence()) {
-             diags_.Error("E2101", LocOf(v), "aliases must be a list");
-             return;
-           }
-           for (const YAML::Node& a : v) {
-             AliasAst aa;
-             Fields(a, "an alias", {
-                 {"command", [&](const YAML::Node& x) { aa.command = Scalar(x, "command"); }},
-                 {"from", [&](const YAML::Node& x) { aa.from = Scalar(x, "from"); }},
-                 {"to", [&](const YAML::Node& x) { aa.to = Scalar(x, "to"); }},
-             });
-             s.aliases.push_back(std::move(aa));
-           }
-         }},
-    });
+    Fields(
+        n, "shell tables",
+        {
+            {"wrappers",
+             [&](const YAML::Node& v) {
+               if (!v.IsSequence()) {
+                 diags_.Error("E2101", LocOf(v), "wrappers must be a list");
+                 return;
+               }
+               for (const YAML::Node& w : v) {
+                 WrapperAst wa;
+                 if (w.IsScalar()) {
+                   wa.name = Scalar(w, "wrapper");
+                 } else {
+                   Fields(
+                       w, "a wrapper",
+                       {
+                           {"name", [&](const YAML::Node& x) { wa.name = Scalar(x, "name"); }},
+                           {"value_options",
+                            [&](const YAML::Node& x) {
+                              wa.value_options = ScalarList(x, "value_options");
+                            }},
+                           {"positional",
+                            [&](const YAML::Node& x) { wa.positional = Scalar(x, "positional"); }},
+                       });
+                 }
+                 s.wrappers.push_back(std::move(wa));
+               }
+             }},
+            {"shells", [&](const YAML::Node& v) { s.shells = ScalarList(v, "shells"); }},
+            {"split_flags",
+             [&](const YAML::Node& v) { s.split_flags = ScalarList(v, "split_flags"); }},
+            {"aliases",
+             [&](const YAML::Node& v) {
+               if (!v.IsSequence()) {
+                 diags_.Error("E2101", LocOf(v), "aliases must be a list");
+                 return;
+               }
+               for (const YAML::Node& a : v) {
+                 AliasAst aa;
+                 Fields(a, "an alias",
+                        {
+                            {"command",
+                             [&](const YAML::Node& x) { aa.command = Scalar(x, "command"); }},
+                            {"from", [&](const YAML::Node& x) { aa.from = Scalar(x, "from"); }},
+                            {"to", [&](const YAML::Node& x) { aa.to = Scalar(x, "to"); }},
+                        });
+                 s.aliases.push_back(std::move(aa));
+               }
+             }},
+        });
     return s;
   }
 
@@ -264,46 +294,58 @@ class YamlReader {
     ManifestAst m;
     m.file = file_;
     m.loc = LocOf(root);
-    Fields(root, "a pack manifest", {
-        {"pack", [&](const YAML::Node& v) {
-           m.loc = LocOf(v);
-           Fields(v, "pack", {
-               {"name", [&](const YAML::Node& x) { m.name = Scalar(x, "name"); }},
-               {"version", [&](const YAML::Node& x) { m.version = Scalar(x, "version"); }},
-               {"revision", [&](const YAML::Node& x) { m.revision = Scalar(x, "revision"); }},
-               {"description", [&](const YAML::Node& x) { m.description = Scalar(x, "description"); }},
-               {"expires", [&](const YAML::Node& x) { m.expires = Scalar(x, "expires"); }},
-           });
-         }},
-        {"include", [&](const YAML::Node& v) { m.includes = ScalarList(v, "include"); }},
-        {"exclude_rules", [&](const YAML::Node& v) { m.exclude_rules = ScalarList(v, "exclude_rules"); }},
-        {"platforms", [&](const YAML::Node& v) { m.platforms = ScalarList(v, "platforms"); }},
-        {"limits", [&](const YAML::Node& v) {
-           if (!v.IsMap()) {
-             diags_.Error("E2101", LocOf(v), "limits must be a mapping");
-             return;
-           }
-           for (const auto& kv : v) {
-             m.limits.push_back({Scalar(kv.first, "limit name"), Scalar(kv.second, "limit value")});
-           }
-         }},
-    });
+    Fields(
+        root, "a pack manifest",
+        {
+            {"pack",
+             [&](const YAML::Node& v) {
+               m.loc = LocOf(v);
+               Fields(
+                   v, "pack",
+                   {
+                       {"name", [&](const YAML::Node& x) { m.name = Scalar(x, "name"); }},
+                       {"version", [&](const YAML::Node& x) { m.version = Scalar(x, "version"); }},
+                       {"revision",
+                        [&](const YAML::Node& x) { m.revision = Scalar(x, "revision"); }},
+                       {"description",
+                        [&](const YAML::Node& x) { m.description = Scalar(x, "description"); }},
+                       {"expires", [&](const YAML::Node& x) { m.expires = Scalar(x, "expires"); }},
+                   });
+             }},
+            {"include", [&](const YAML::Node& v) { m.includes = ScalarList(v, "include"); }},
+            {"exclude_rules",
+             [&](const YAML::Node& v) { m.exclude_rules = ScalarList(v, "exclude_rules"); }},
+            {"platforms", [&](const YAML::Node& v) { m.platforms = ScalarList(v, "platforms"); }},
+            {"limits",
+             [&](const YAML::Node& v) {
+               if (!v.IsMap()) {
+                 diags_.Error("E2101", LocOf(v), "limits must be a mapping");
+                 return;
+               }
+               for (const auto& kv : v) {
+                 m.limits.push_back(
+                     {Scalar(kv.first, "limit name"), Scalar(kv.second, "limit value")});
+               }
+             }},
+        });
     return m;
   }
 
   RuleFileAst RuleFile(const YAML::Node& root) {
     RuleFileAst f;
     f.file = file_;
-    Fields(root, "a rule file", {
-        {"rules", [&](const YAML::Node& v) {
-           if (!v.IsSequence()) {
-             diags_.Error("E2101", LocOf(v), "rules must be a list");
-             return;
-           }
-           for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
-         }},
-        {"shell", [&](const YAML::Node& v) { f.shell.push_back(Shell(v)); }},
-    });
+    Fields(root, "a rule file",
+           {
+               {"rules",
+                [&](const YAML::Node& v) {
+                  if (!v.IsSequence()) {
+                    diags_.Error("E2101", LocOf(v), "rules must be a list");
+                    return;
+                  }
+                  for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
+                }},
+               {"shell", [&](const YAML::Node& v) { f.shell.push_back(Shell(v)); }},
+           });
     return f;
   }
 
@@ -402,8 +444,8 @@ ParsedFile ParseYamlFile(const SourceMap& sources, uint32_t file, Diagnostics& d
     root = YAML::Load(sources.Text(file));
     std::map<size_t, size_t> memo;
     if (ExpandedSize(root, &memo, 0) > kMaxYamlNodes) {
-      diags.Error("E1002", Loc{file, 1, 1, 1}, "YAML too large once aliases are expanded",
-                  "", "more than " + std::to_string(kMaxYamlNodes) + " nodes; avoid *aliases");
+      diags.Error("E1002", Loc{file, 1, 1, 1}, "YAML too large once aliases are expanded", "",
+                  "more than " + std::to_string(kMaxYamlNodes) + " nodes; avoid *aliases");
       return {};
     }
   } catch (const YAML::ParserException& e) {

@@ -84,7 +84,6 @@ class YamlPrinter : public PrinterCore {
       : PrinterCore(comments, "#", out, error) {}
 
  private:
-
   void Comments(const Loc& loc, size_t indent) {
     if (loc.known()) comments_.FlushBefore(loc, indent, "#", &out_);
   }

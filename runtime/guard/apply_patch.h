@@ -1,5 +1,6 @@
-// Codex's apply_patch format -> one file operation per section. Every path a patch touches is judged
-// (added, updated, deleted, and a move's destination), with the lines it adds as that file's content.
+// Codex's apply_patch format -> one file operation per section. Every path a patch touches is
+// judged (added, updated, deleted, and a move's destination), with the lines it adds as that file's
+// content.
 #ifndef DOBERMAN_GUARD_APPLY_PATCH_H_
 #define DOBERMAN_GUARD_APPLY_PATCH_H_
 
@@ -15,8 +16,8 @@ struct PatchFileOp {
 };
 
 // Splits a patch at its "*** Add File: ", "*** Update File: ", "*** Delete File: " and
-// "*** Move to: " headers (leading white space tolerated, as Codex's own parser does). Returns false
-// when the text names no file at all: the caller must not treat such a patch as harmless.
+// "*** Move to: " headers (leading white space tolerated, as Codex's own parser does). Returns
+// false when the text names no file at all: the caller must not treat such a patch as harmless.
 bool SplitApplyPatch(std::string_view patch, std::vector<PatchFileOp>* out);
 
 }  // namespace doberman::guard

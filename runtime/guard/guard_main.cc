@@ -59,10 +59,14 @@ struct Options {
 };
 
 bool ParseHost(const std::string& name, Host* host) {
-  if (name == "claude-code") *host = Host::kClaudeCode;
-  else if (name == "codex") *host = Host::kCodex;
-  else if (name == "cursor") *host = Host::kCursor;
-  else return false;
+  if (name == "claude-code")
+    *host = Host::kClaudeCode;
+  else if (name == "codex")
+    *host = Host::kCodex;
+  else if (name == "cursor")
+    *host = Host::kCursor;
+  else
+    return false;
   return true;
 }
 
@@ -161,7 +165,8 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
   std::vector<doberman_public_key> keys(o.pubkeys.size());
   for (size_t i = 0; i < o.pubkeys.size(); ++i) {
     char buf[512] = {0};
-    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) != DOBERMAN_OK) {
+    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
+        DOBERMAN_OK) {
       lp->error = buf;
       lp->status = "DOBERMAN_E_IO";
       return;
@@ -324,7 +329,8 @@ int RunExplain(const LoadedPack& lp) {
               unit, std::string(v.data, v.size));
         },
         &views);
-    if (field == DOBERMAN_FIELD_COMMAND) std::printf("command status=%s\n", doberman_status_name(s));
+    if (field == DOBERMAN_FIELD_COMMAND)
+      std::printf("command status=%s\n", doberman_status_name(s));
     for (const auto& [unit, v] : views) show(unit, {v.data(), v.size()});
   }
   std::free(line);
@@ -419,7 +425,10 @@ int main(int argc, char** argv) {
       // Cursor also reads the deny on stdout.
       Host host = Host::kClaudeCode;
       if (argc >= 3 && ParseHost(argv[2], &host) && host == Host::kCursor) {
-        std::fputs(doberman::guard::RefuseUnreadable(host, "doberman-guard is misconfigured (bad arguments)").out.c_str(), stdout);
+        std::fputs(doberman::guard::RefuseUnreadable(
+                       host, "doberman-guard is misconfigured (bad arguments)")
+                       .out.c_str(),
+                   stdout);
       }
       std::fputs("Doberman BLOCK: doberman-guard is misconfigured (bad arguments)\n", stderr);
     }

@@ -12,31 +12,46 @@ using internal::AppendJsonString;
 
 const char* FieldName(doberman_field f) {
   switch (f) {
-    case DOBERMAN_FIELD_TOOL: return "tool";
-    case DOBERMAN_FIELD_COMMAND: return "command";
-    case DOBERMAN_FIELD_PATH: return "path";
-    case DOBERMAN_FIELD_CONTENT: return "content";
-    case DOBERMAN_FIELD_URL: return "url";
-    case DOBERMAN_FIELD_ARGS: return "args";
-    case DOBERMAN_FIELD_PROMPT: return "prompt";
-    default: return "none";
+    case DOBERMAN_FIELD_TOOL:
+      return "tool";
+    case DOBERMAN_FIELD_COMMAND:
+      return "command";
+    case DOBERMAN_FIELD_PATH:
+      return "path";
+    case DOBERMAN_FIELD_CONTENT:
+      return "content";
+    case DOBERMAN_FIELD_URL:
+      return "url";
+    case DOBERMAN_FIELD_ARGS:
+      return "args";
+    case DOBERMAN_FIELD_PROMPT:
+      return "prompt";
+    default:
+      return "none";
   }
 }
 
 std::string StatusReason(doberman_status s) {
   switch (s) {
-    case DOBERMAN_E_LIMIT: return "error:limit_exceeded";
-    case DOBERMAN_E_UNPARSEABLE: return "error:unparseable_command";
-    case DOBERMAN_E_SCAN: return "error:scan_failed";
-    default: return std::string("error:") + doberman_status_name(s);
+    case DOBERMAN_E_LIMIT:
+      return "error:limit_exceeded";
+    case DOBERMAN_E_UNPARSEABLE:
+      return "error:unparseable_command";
+    case DOBERMAN_E_SCAN:
+      return "error:scan_failed";
+    default:
+      return std::string("error:") + doberman_status_name(s);
   }
 }
 
 std::string StatusMessage(doberman_status s) {
   switch (s) {
-    case DOBERMAN_E_LIMIT: return "input exceeds a scan bound; a person must look at it";
-    case DOBERMAN_E_UNPARSEABLE: return "the shell command cannot be parsed (unbalanced quoting)";
-    default: return std::string("internal check failed: ") + doberman_status_name(s);
+    case DOBERMAN_E_LIMIT:
+      return "input exceeds a scan bound; a person must look at it";
+    case DOBERMAN_E_UNPARSEABLE:
+      return "the shell command cannot be parsed (unbalanced quoting)";
+    default:
+      return std::string("internal check failed: ") + doberman_status_name(s);
   }
 }
 
@@ -70,7 +85,8 @@ void Decision::Raise(doberman_verdict v, const std::string& reason, const std::s
 
 void Decision::Explain(const std::string& reason, const std::string& message) {
   if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(reason);
-  if (std::find(messages.begin(), messages.end(), message) == messages.end()) messages.push_back(message);
+  if (std::find(messages.begin(), messages.end(), message) == messages.end())
+    messages.push_back(message);
 }
 
 std::string Decision::Explanation() const {
@@ -120,7 +136,8 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       d.hits.push_back({id, doberman_verdict_name(h.verdict), FieldName(h.field), h.unit, h.start,
                         h.end, Hex(h.fingerprint, sizeof h.fingerprint), h.decoded != 0});
     }
-    if (result.hits_dropped > 0) d.Raise(DOBERMAN_AUTH, "hits_truncated", "more rules fired than reported");
+    if (result.hits_dropped > 0)
+      d.Raise(DOBERMAN_AUTH, "hits_truncated", "more rules fired than reported");
   }
   return d;
 }
@@ -148,9 +165,9 @@ std::string CheckLine(const Decision& d, const ParsedPayload* payload) {
     if (i) out += ",";
     out += "{\"rule\":";
     AppendJsonString(h.rule, &out);
-    out += ",\"verdict\":\"" + h.verdict + "\",\"field\":\"" + h.field + "\",\"unit\":" +
-           std::to_string(h.unit) + ",\"start\":" + std::to_string(h.start) + ",\"end\":" +
-           std::to_string(h.end);
+    out += ",\"verdict\":\"" + h.verdict + "\",\"field\":\"" + h.field +
+           "\",\"unit\":" + std::to_string(h.unit) + ",\"start\":" + std::to_string(h.start) +
+           ",\"end\":" + std::to_string(h.end);
     if (!h.fingerprint.empty()) out += ",\"fingerprint\":\"" + h.fingerprint + "\"";
     if (h.decoded) out += ",\"decoded\":true";
     out += "}";

@@ -39,7 +39,8 @@ struct Decision {
 Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
                        const ParsedPayload& payload);
 
-// `check` output: {"id":..,"verdict":..,"status":..,"reasons":[..],"rules":[..],"messages":[..],"hits":[..]}
+// `check` output:
+// {"id":..,"verdict":..,"status":..,"reasons":[..],"rules":[..],"messages":[..],"hits":[..]}
 std::string CheckLine(const Decision& d, const ParsedPayload* payload);
 
 }  // namespace doberman::guard

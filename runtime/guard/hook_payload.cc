@@ -83,7 +83,8 @@ const EventName* FindEvent(std::string_view name, Host host) {
 }
 
 // Reads an optional string member; false when present with another type (null counts as absent).
-bool OptionalString(const JsonValue& v, std::string_view key, std::string* out, std::string* error) {
+bool OptionalString(const JsonValue& v, std::string_view key, std::string* out,
+                    std::string* error) {
   const JsonValue* m = v.Find(key);
   if (m == nullptr || m->type == JsonType::kNull) return true;
   if (m->type != JsonType::kString) {
@@ -94,7 +95,8 @@ bool OptionalString(const JsonValue& v, std::string_view key, std::string* out, 
   return true;
 }
 
-bool RequiredString(const JsonValue& v, std::string_view key, std::string* out, std::string* error) {
+bool RequiredString(const JsonValue& v, std::string_view key, std::string* out,
+                    std::string* error) {
   const JsonValue* m = v.Find(key);
   if (m == nullptr || m->type != JsonType::kString) {
     *error = std::string(key) + (m == nullptr ? " is missing" : " must be a string");
@@ -121,7 +123,8 @@ void AddFetched(const JsonValue& v, CallInput* call) {
   } else {
     CollectStrings(v, &strings);
   }
-  for (std::string& s : strings) call->prompt.push_back({std::move(s), DOBERMAN_ORIGIN_TOOL_FETCHED});
+  for (std::string& s : strings)
+    call->prompt.push_back({std::move(s), DOBERMAN_ORIGIN_TOOL_FETCHED});
 }
 
 // Cursor's `attachments: [{type, file_path}]`: every attached file is a read.
@@ -136,7 +139,8 @@ bool AddAttachments(const JsonValue& payload, const CallInput& base, std::vector
   for (const JsonValue& a : list->items) {
     std::string path;
     if (a.type != JsonType::kObject || !RequiredString(a, "file_path", &path, error)) {
-      if (error->empty() || a.type != JsonType::kObject) *error = "attachments[] must be objects with a file_path";
+      if (error->empty() || a.type != JsonType::kObject)
+        *error = "attachments[] must be objects with a file_path";
       return false;
     }
     CallInput c = base;
@@ -168,8 +172,8 @@ bool ToolInput(const JsonValue& payload, bool json_text_allowed, JsonValue* stor
   return true;
 }
 
-// Cursor names MCP tools "MCP:<tool>" in preToolUse and gives the server apart in beforeMCPExecution;
-// rules see every MCP tool as mcp__<server>__<tool>.
+// Cursor names MCP tools "MCP:<tool>" in preToolUse and gives the server apart in
+// beforeMCPExecution; rules see every MCP tool as mcp__<server>__<tool>.
 std::string McpToolName(std::string_view server, std::string_view tool) {
   return "mcp__" + std::string(server.empty() ? "unknown" : server) + "__" + std::string(tool);
 }
@@ -220,7 +224,8 @@ bool ConvertCursorEvent(std::string_view event, const JsonValue& payload, Parsed
     read.tool = kReadTool;
     if (!RequiredString(payload, "file_path", &read.path, error)) return false;
     out->calls.push_back(std::move(read));
-    if (const JsonValue* content = payload.Find("content"); content && content->type != JsonType::kNull) {
+    if (const JsonValue* content = payload.Find("content");
+        content && content->type != JsonType::kNull) {
       if (content->type != JsonType::kString) {
         *error = "content must be a string";
         return false;
@@ -275,7 +280,8 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
   }
   const JsonValue* name = payload.Find("hook_event_name");
   if (name == nullptr || name->type != JsonType::kString) {
-    *error = name == nullptr ? "payload has no hook_event_name" : "hook_event_name must be a string";
+    *error =
+        name == nullptr ? "payload has no hook_event_name" : "hook_event_name must be a string";
     return false;
   }
   out->event_name = name->text;
@@ -298,16 +304,19 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
   }
   const std::string_view ev = event->name;
   if (event->event == HookEvent::kNothingToJudge) return true;
-  if (!event->claude && !event->codex) return ConvertCursorEvent(ev, payload, out, std::move(base), error);
+  if (!event->claude && !event->codex)
+    return ConvertCursorEvent(ev, payload, out, std::move(base), error);
   switch (event->event) {
     case HookEvent::kPreToolUse:
-    case HookEvent::kPermissionRequest: return ConvertToolEvent(payload, out, base, error);
+    case HookEvent::kPermissionRequest:
+      return ConvertToolEvent(payload, out, base, error);
     case HookEvent::kUserPromptSubmit: {
       std::string prompt;
       if (!RequiredString(payload, "prompt", &prompt, error)) return false;
       base.prompt.push_back({prompt, DOBERMAN_ORIGIN_TYPED});
       // Extension for hosts that know where text came from: [{"text": ..., "origin": "pasted"}].
-      if (const JsonValue* segs = payload.Find("prompt_segments"); segs && segs->type == JsonType::kArray) {
+      if (const JsonValue* segs = payload.Find("prompt_segments");
+          segs && segs->type == JsonType::kArray) {
         for (const JsonValue& seg : segs->items) {
           std::string text, origin;
           if (seg.type != JsonType::kObject || !RequiredString(seg, "text", &text, error) ||
@@ -338,7 +347,8 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
       out->calls.push_back(std::move(base));
       return true;
     }
-    default: break;
+    default:
+      break;
   }
   *error = "event cannot be mapped";
   return false;

@@ -1,6 +1,7 @@
-// Hook payloads (Claude Code, Codex, Cursor) -> the runtime's calls. Owns the strings the calls point
-// at. Events are classified by what the host lets a hook do with them (stop an action, stop a turn,
-// withhold output, nothing); an event we do not know is an error, so the host-facing layer denies it.
+// Hook payloads (Claude Code, Codex, Cursor) -> the runtime's calls. Owns the strings the calls
+// point at. Events are classified by what the host lets a hook do with them (stop an action, stop a
+// turn, withhold output, nothing); an event we do not know is an error, so the host-facing layer
+// denies it.
 #ifndef DOBERMAN_GUARD_HOOK_PAYLOAD_H_
 #define DOBERMAN_GUARD_HOOK_PAYLOAD_H_
 
@@ -22,7 +23,7 @@ enum class HookEvent {
   kUserPromptSubmit,    // a prompt turn (Cursor: beforeSubmitPrompt)
   kPostToolUse,         // a tool's output on its way to the model
   kPostToolUseFailure,  // a failed tool's error text on its way to the model
-  kNothingToJudge,      // carries no action and no content the hook can stop (Stop, SessionStart...)
+  kNothingToJudge,  // carries no action and no content the hook can stop (Stop, SessionStart...)
   kUnknown,
 };
 
@@ -34,8 +35,9 @@ struct ParsedPayload {
   std::string id;         // echoed back by `check`
   bool has_id = false;
   std::vector<CallInput> calls;
-  // PostToolUse: the output as the host sent it. A replacement must keep its shape (Claude Code drops
-  // an updatedToolOutput that does not match the tool's output schema, and the original goes through).
+  // PostToolUse: the output as the host sent it. A replacement must keep its shape (Claude Code
+  // drops an updatedToolOutput that does not match the tool's output schema, and the original goes
+  // through).
   internal::JsonValue tool_response;
   bool has_tool_response = false;
 };

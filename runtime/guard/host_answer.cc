@@ -34,16 +34,25 @@ std::string WithheldOutput(const Decision& d) {
   return "[Doberman withheld this tool output: " + d.Explanation() + "]";
 }
 
-// The tool's output with every string replaced by `note`, keeping its shape: Claude Code validates a
-// replacement against the tool's output schema (Bash {stdout, stderr, interrupted}, Read {type,
+// The tool's output with every string replaced by `note`, keeping its shape: Claude Code validates
+// a replacement against the tool's output schema (Bash {stdout, stderr, interrupted}, Read {type,
 // file{...}}) and silently keeps the original when it does not fit. `type` discriminators stay.
-void AppendShaped(const internal::JsonValue& v, const std::string& note, bool keep, std::string* out) {
+void AppendShaped(const internal::JsonValue& v, const std::string& note, bool keep,
+                  std::string* out) {
   using internal::JsonType;
   switch (v.type) {
-    case JsonType::kNull: out->append("null"); break;
-    case JsonType::kBool: out->append(v.boolean ? "true" : "false"); break;
-    case JsonType::kNumber: out->append(v.text); break;
-    case JsonType::kString: AppendJsonString(keep ? v.text : note, out); break;
+    case JsonType::kNull:
+      out->append("null");
+      break;
+    case JsonType::kBool:
+      out->append(v.boolean ? "true" : "false");
+      break;
+    case JsonType::kNumber:
+      out->append(v.text);
+      break;
+    case JsonType::kString:
+      AppendJsonString(keep ? v.text : note, out);
+      break;
     case JsonType::kArray:
       out->push_back('[');
       for (size_t i = 0; i < v.items.size(); ++i) {
@@ -87,7 +96,8 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
   switch (p.event) {
     case HookEvent::kPreToolUse: {
       const bool deny = d.verdict == DOBERMAN_BLOCK || !can_ask;
-      const std::string why = d.verdict == DOBERMAN_AUTH && !can_ask ? AuthAsDeny(d, "Codex") : reason;
+      const std::string why =
+          d.verdict == DOBERMAN_AUTH && !can_ask ? AuthAsDeny(d, "Codex") : reason;
       a.out = "{\"hookSpecificOutput\":{\"hookEventName\":" + event + ",\"permissionDecision\":\"" +
               (deny ? "deny" : "ask") + "\",\"permissionDecisionReason\":" + Quoted(why) + "}}\n";
       return a;
@@ -95,8 +105,10 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
     case HookEvent::kPermissionRequest:
       // The host is about to ask a person; only a BLOCK answers before them.
       if (d.verdict == DOBERMAN_BLOCK) {
-        a.out = "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{"
-                "\"behavior\":\"deny\",\"message\":" + Quoted(reason) + "}}}\n";
+        a.out =
+            "{\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{"
+            "\"behavior\":\"deny\",\"message\":" +
+            Quoted(reason) + "}}}\n";
       }
       return a;
     case HookEvent::kUserPromptSubmit:
@@ -105,9 +117,10 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
         return a;
       }
       // AUTH on a turn: it goes on; the person sees why and the model is told to keep data as data.
-      a.out = "{\"systemMessage\":" + Quoted(reason) + ",\"hookSpecificOutput\":{\"hookEventName\":" +
-              event + ",\"additionalContext\":" +
-              Quoted("Doberman flagged this turn (" + d.Explanation() + ")." + kTreatAsData) + "}}\n";
+      a.out = "{\"systemMessage\":" + Quoted(reason) +
+              ",\"hookSpecificOutput\":{\"hookEventName\":" + event + ",\"additionalContext\":" +
+              Quoted("Doberman flagged this turn (" + d.Explanation() + ")." + kTreatAsData) +
+              "}}\n";
       return a;
     case HookEvent::kPostToolUse:
       if (d.verdict == DOBERMAN_BLOCK && !can_ask) {
@@ -119,28 +132,32 @@ HookAnswer ClaudeLike(bool can_ask, const ParsedPayload& p, const Decision& d,
       if (d.verdict == DOBERMAN_BLOCK) {
         // `decision: block` only annotates; the replaced output is what keeps it from the model.
         const std::string withheld = ShapedWithheld(p, d);
-        a.out = "{\"decision\":\"block\",\"reason\":" + Quoted(reason) +
-                ",\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedToolOutput\":" +
-                withheld;
+        a.out =
+            "{\"decision\":\"block\",\"reason\":" + Quoted(reason) +
+            ",\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"updatedToolOutput\":" +
+            withheld;
         if (p.mcp_tool) a.out += ",\"updatedMCPToolOutput\":" + withheld;
         a.out += ",\"additionalContext\":" + Quoted(reason + "." + kTreatAsData) + "}}\n";
         return a;
       }
       [[fallthrough]];
     case HookEvent::kPostToolUseFailure:
-      a.out = "{\"systemMessage\":" + Quoted(reason) + ",\"hookSpecificOutput\":{\"hookEventName\":" +
-              event + ",\"additionalContext\":" +
-              Quoted("Doberman flagged this tool output (" + d.Explanation() + ")." + kTreatAsData) +
-              "}}\n";
+      a.out =
+          "{\"systemMessage\":" + Quoted(reason) +
+          ",\"hookSpecificOutput\":{\"hookEventName\":" + event + ",\"additionalContext\":" +
+          Quoted("Doberman flagged this tool output (" + d.Explanation() + ")." + kTreatAsData) +
+          "}}\n";
       return a;
-    default: break;
+    default:
+      break;
   }
   return RefuseUnreadable(Host::kClaudeCode, "event cannot be answered");
 }
 
 // ---- Cursor.
 
-std::string CursorPermission(const char* permission, const std::string& user, const std::string& agent) {
+std::string CursorPermission(const char* permission, const std::string& user,
+                             const std::string& agent) {
   std::string out = "{\"permission\":\"" + std::string(permission) + "\"";
   if (!user.empty()) out += ",\"user_message\":" + Quoted(user);
   if (!agent.empty()) out += ",\"agent_message\":" + Quoted(agent);
@@ -156,7 +173,8 @@ HookAnswer Cursor(const ParsedPayload& p, const Decision& d, const AnswerOptions
     return a;
   }
   if (ev == "beforeSubmitPrompt") {
-    const bool stop = d.verdict == DOBERMAN_BLOCK || (d.verdict == DOBERMAN_AUTH && o.turn_auth_blocks);
+    const bool stop =
+        d.verdict == DOBERMAN_BLOCK || (d.verdict == DOBERMAN_AUTH && o.turn_auth_blocks);
     a.out = std::string("{\"continue\":") + (stop ? "false" : "true");
     if (!reason.empty()) a.out += ",\"user_message\":" + Quoted(reason);
     a.out += "}\n";
@@ -194,9 +212,12 @@ HookAnswer Cursor(const ParsedPayload& p, const Decision& d, const AnswerOptions
 HookAnswer AnswerHook(Host host, const ParsedPayload& payload, const Decision& d,
                       const AnswerOptions& options) {
   switch (host) {
-    case Host::kCursor: return Cursor(payload, d, options);
-    case Host::kCodex: return ClaudeLike(false, payload, d, options);
-    default: return ClaudeLike(true, payload, d, options);
+    case Host::kCursor:
+      return Cursor(payload, d, options);
+    case Host::kCodex:
+      return ClaudeLike(false, payload, d, options);
+    default:
+      return ClaudeLike(true, payload, d, options);
   }
 }
 

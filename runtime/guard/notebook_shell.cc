@@ -1,5 +1,5 @@
-// Notebook cell -> shell commands (API in notebook_shell.h). A reader of Python's literal syntax just
-// deep enough for call arguments: quotes, triple quotes, string prefixes, lists and tuples.
+// Notebook cell -> shell commands (API in notebook_shell.h). A reader of Python's literal syntax
+// just deep enough for call arguments: quotes, triple quotes, string prefixes, lists and tuples.
 #include "notebook_shell.h"
 
 #include <array>
@@ -42,7 +42,10 @@ bool ReadStringLiteral(std::string_view s, size_t* pos, std::string* out) {
     if (c == '\n' && !triple) return false;
     if (c == '\\' && !raw && i + 1 < s.size()) {
       const char e = s[i + 1];
-      const char decoded = e == 'n' ? '\n' : e == 't' ? '\t' : (e == '\\' || e == '\'' || e == '"') ? e : 0;
+      const char decoded = e == 'n'                               ? '\n'
+                           : e == 't'                             ? '\t'
+                           : (e == '\\' || e == '\'' || e == '"') ? e
+                                                                  : 0;
       if (decoded != 0) {
         out->push_back(decoded);
         i += 2;
@@ -102,10 +105,21 @@ std::string FirstArgument(std::string_view s, size_t open) {
 
 // Calls that hand their first argument to a shell or to exec.
 constexpr std::array<std::string_view, 16> kShellCalls = {
-    "os.system(",           "os.popen(",          "subprocess.run(",      "subprocess.call(",
-    "subprocess.Popen(",    "subprocess.check_call(", "subprocess.check_output(",
-    "subprocess.getoutput(", "subprocess.getstatusoutput(", "os.execv(",  "os.execvp(",
-    "os.execl(",            "os.execlp(",         "os.spawnlp(",          "pty.spawn(",
+    "os.system(",
+    "os.popen(",
+    "subprocess.run(",
+    "subprocess.call(",
+    "subprocess.Popen(",
+    "subprocess.check_call(",
+    "subprocess.check_output(",
+    "subprocess.getoutput(",
+    "subprocess.getstatusoutput(",
+    "os.execv(",
+    "os.execvp(",
+    "os.execl(",
+    "os.execlp(",
+    "os.spawnlp(",
+    "pty.spawn(",
     "commands.getoutput(",
 };
 
@@ -122,7 +136,8 @@ void ExtractNotebookShell(std::string_view source, std::vector<std::string>* out
   for (std::string_view magic : kShellCellMagics) {
     if (StartsWith(head, magic)) {
       const size_t body = source.find('\n', first);
-      out->push_back(body == std::string_view::npos ? std::string() : std::string(source.substr(body + 1)));
+      out->push_back(body == std::string_view::npos ? std::string()
+                                                    : std::string(source.substr(body + 1)));
       return;
     }
   }
@@ -135,7 +150,8 @@ void ExtractNotebookShell(std::string_view source, std::vector<std::string>* out
     // `x = !cmd` and `x = %sx cmd` run the same shell as a bare escape.
     if (size_t eq = line.find('='); eq != std::string_view::npos && !StartsWith(line, "!")) {
       std::string_view rhs = TrimLeft(line.substr(eq + 1));
-      if (StartsWith(rhs, "!") || StartsWith(rhs, "%sx ") || StartsWith(rhs, "%system ")) line = rhs;
+      if (StartsWith(rhs, "!") || StartsWith(rhs, "%sx ") || StartsWith(rhs, "%system "))
+        line = rhs;
     }
     if (StartsWith(line, "!")) {
       line.remove_prefix(StartsWith(line, "!!") ? 2 : 1);
@@ -148,7 +164,8 @@ void ExtractNotebookShell(std::string_view source, std::vector<std::string>* out
   }
   // Calls may span lines: search the whole source.
   for (std::string_view call : kShellCalls) {
-    for (size_t at = source.find(call); at != std::string_view::npos; at = source.find(call, at + 1)) {
+    for (size_t at = source.find(call); at != std::string_view::npos;
+         at = source.find(call, at + 1)) {
       out->push_back(FirstArgument(source, at + call.size() - 1));
     }
   }

@@ -9,14 +9,16 @@
 
 namespace doberman::guard {
 
-// Appends `word` in single quotes (an embedded quote closes, escapes and reopens), preceded by a space
-// when `line` is not empty.
+// Appends `word` in single quotes (an embedded quote closes, escapes and reopens), preceded by a
+// space when `line` is not empty.
 inline void AppendShellWord(std::string_view word, std::string* line) {
   if (!line->empty()) line->push_back(' ');
   line->push_back('\'');
   for (char c : word) {
-    if (c == '\'') line->append("'\\''");
-    else line->push_back(c);
+    if (c == '\'')
+      line->append("'\\''");
+    else
+      line->push_back(c);
   }
   line->push_back('\'');
 }

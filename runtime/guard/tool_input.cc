@@ -1,5 +1,5 @@
-// Tool name + JSON input -> calls (API in tool_input.h). Field names per host come from the hosts' own
-// schemas (docs/hosts/*-protocol-notes.md); where hosts differ, every spelling is read.
+// Tool name + JSON input -> calls (API in tool_input.h). Field names per host come from the hosts'
+// own schemas (docs/hosts/*-protocol-notes.md); where hosts differ, every spelling is read.
 #include "tool_input.h"
 
 #include <array>
@@ -15,8 +15,22 @@ namespace {
 using internal::JsonType;
 using internal::JsonValue;
 
-enum class ToolKind { kShell, kPatch, kWrite, kEdit, kMultiEdit, kNotebookEdit, kDelete, kRead, kGlob,
-                      kGrep, kList, kWebFetch, kWebSearch, kOther };
+enum class ToolKind {
+  kShell,
+  kPatch,
+  kWrite,
+  kEdit,
+  kMultiEdit,
+  kNotebookEdit,
+  kDelete,
+  kRead,
+  kGlob,
+  kGrep,
+  kList,
+  kWebFetch,
+  kWebSearch,
+  kOther
+};
 
 struct ToolName {
   std::string_view name;
@@ -26,24 +40,39 @@ struct ToolName {
 // Claude Code (Bash, Write, ...), Codex (shell, local_shell, exec_command, apply_patch, ...) and
 // Cursor (Shell, StrReplace, Delete, ...). Exact, case-sensitive: hosts send these verbatim.
 constexpr std::array<ToolName, 34> kTools = {{
-    {"Bash", ToolKind::kShell},          {"Shell", ToolKind::kShell},
-    {"shell", ToolKind::kShell},         {"local_shell", ToolKind::kShell},
-    {"exec_command", ToolKind::kShell},  {"shell_command", ToolKind::kShell},
-    {"container.exec", ToolKind::kShell}, {"unified_exec", ToolKind::kShell},
+    {"Bash", ToolKind::kShell},
+    {"Shell", ToolKind::kShell},
+    {"shell", ToolKind::kShell},
+    {"local_shell", ToolKind::kShell},
+    {"exec_command", ToolKind::kShell},
+    {"shell_command", ToolKind::kShell},
+    {"container.exec", ToolKind::kShell},
+    {"unified_exec", ToolKind::kShell},
     {"run_terminal_cmd", ToolKind::kShell},
-    {"apply_patch", ToolKind::kPatch},   {"ApplyPatch", ToolKind::kPatch},
-    {"Write", ToolKind::kWrite},         {"write_file", ToolKind::kWrite},
+    {"apply_patch", ToolKind::kPatch},
+    {"ApplyPatch", ToolKind::kPatch},
+    {"Write", ToolKind::kWrite},
+    {"write_file", ToolKind::kWrite},
     {"create_file", ToolKind::kWrite},
-    {"Edit", ToolKind::kEdit},           {"StrReplace", ToolKind::kEdit},
-    {"str_replace", ToolKind::kEdit},    {"edit_file", ToolKind::kEdit},
+    {"Edit", ToolKind::kEdit},
+    {"StrReplace", ToolKind::kEdit},
+    {"str_replace", ToolKind::kEdit},
+    {"edit_file", ToolKind::kEdit},
     {"search_replace", ToolKind::kEdit},
-    {"MultiEdit", ToolKind::kMultiEdit}, {"NotebookEdit", ToolKind::kNotebookEdit},
-    {"Delete", ToolKind::kDelete},       {"delete_file", ToolKind::kDelete},
-    {"Read", ToolKind::kRead},           {"read_file", ToolKind::kRead},
-    {"NotebookRead", ToolKind::kRead},   {"TabRead", ToolKind::kRead},
-    {"Glob", ToolKind::kGlob},           {"glob_file_search", ToolKind::kGlob},
-    {"Grep", ToolKind::kGrep},           {"grep_search", ToolKind::kGrep},
-    {"LS", ToolKind::kList},             {"WebFetch", ToolKind::kWebFetch},
+    {"MultiEdit", ToolKind::kMultiEdit},
+    {"NotebookEdit", ToolKind::kNotebookEdit},
+    {"Delete", ToolKind::kDelete},
+    {"delete_file", ToolKind::kDelete},
+    {"Read", ToolKind::kRead},
+    {"read_file", ToolKind::kRead},
+    {"NotebookRead", ToolKind::kRead},
+    {"TabRead", ToolKind::kRead},
+    {"Glob", ToolKind::kGlob},
+    {"glob_file_search", ToolKind::kGlob},
+    {"Grep", ToolKind::kGrep},
+    {"grep_search", ToolKind::kGrep},
+    {"LS", ToolKind::kList},
+    {"WebFetch", ToolKind::kWebFetch},
     {"WebSearch", ToolKind::kWebSearch},
 }};
 
@@ -110,7 +139,8 @@ CallInput ReadCall(const CallInput& base, const std::string& path) {
   return c;
 }
 
-void PushPatchWrites(std::vector<PatchFileOp>* ops, const CallInput& base, std::vector<CallInput>* out) {
+void PushPatchWrites(std::vector<PatchFileOp>* ops, const CallInput& base,
+                     std::vector<CallInput>* out) {
   for (PatchFileOp& op : *ops) {
     CallInput c = base;
     c.tool = "apply_patch";
@@ -178,7 +208,9 @@ bool ConvertShell(const std::string& tool, Fields& f, CallInput call, std::vecto
 void CollectStrings(const JsonValue& v, std::vector<std::string>* out) {
   switch (v.type) {
     case JsonType::kString:
-    case JsonType::kNumber: out->push_back(v.text); break;
+    case JsonType::kNumber:
+      out->push_back(v.text);
+      break;
     case JsonType::kArray:
       for (const JsonValue& item : v.items) CollectStrings(item, out);
       break;
@@ -188,7 +220,8 @@ void CollectStrings(const JsonValue& v, std::vector<std::string>* out) {
         CollectStrings(item, out);
       }
       break;
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -206,7 +239,8 @@ bool ConvertToolCall(const std::string& tool, const JsonValue& input, const Call
   CallInput call = base;
   call.tool = tool;
   switch (KindOf(tool)) {
-    case ToolKind::kShell: return ConvertShell(tool, f, std::move(call), out, error);
+    case ToolKind::kShell:
+      return ConvertShell(tool, f, std::move(call), out, error);
     case ToolKind::kPatch: {
       std::string patch;
       if (!f.Required({"command", "input", "patch"}, &patch)) return false;
@@ -239,7 +273,8 @@ bool ConvertToolCall(const std::string& tool, const JsonValue& input, const Call
       break;
     }
     case ToolKind::kNotebookEdit: {
-      if (!f.Required({"notebook_path"}, &call.path) || !f.Optional({"new_source"}, &call.content)) {
+      if (!f.Required({"notebook_path"}, &call.path) ||
+          !f.Optional({"new_source"}, &call.content)) {
         return false;
       }
       std::vector<std::string> commands;
@@ -277,7 +312,8 @@ bool ConvertToolCall(const std::string& tool, const JsonValue& input, const Call
           !f.Optional({"glob", "include"}, &glob)) {
         return false;
       }
-      // A searched path may be a file or a folder: judged as given, and as a folder's contents ("dir/*": canonical paths drop a trailing slash).
+      // A searched path may be a file or a folder: judged as given, and as a folder's contents
+      // ("dir/*": canonical paths drop a trailing slash).
       if (!dir.empty()) {
         out->push_back(ReadCall(base, dir));
         out->push_back(ReadCall(base, dir + "/*"));
@@ -302,7 +338,9 @@ bool ConvertToolCall(const std::string& tool, const JsonValue& input, const Call
       break;
     }
     case ToolKind::kWebSearch:
-    case ToolKind::kOther: CollectStrings(input, &call.args); break;
+    case ToolKind::kOther:
+      CollectStrings(input, &call.args);
+      break;
   }
   out->push_back(std::move(call));
   return true;

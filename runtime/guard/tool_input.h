@@ -1,7 +1,7 @@
 // A tool call's input (the host's tool name and its JSON arguments) -> the runtime's call fields.
-// One table for every host's tool names (Claude Code, Codex, Cursor). Known tools have their argument
-// types checked: a payload the host would run but we cannot read the same way is an error, never a
-// quiet PASS. Unknown tools are judged on every string they carry (raise-only).
+// One table for every host's tool names (Claude Code, Codex, Cursor). Known tools have their
+// argument types checked: a payload the host would run but we cannot read the same way is an error,
+// never a quiet PASS. Unknown tools are judged on every string they carry (raise-only).
 #ifndef DOBERMAN_GUARD_TOOL_INPUT_H_
 #define DOBERMAN_GUARD_TOOL_INPUT_H_
 
@@ -35,8 +35,8 @@ inline constexpr const char* kReadTool = "Read";
 
 // Appends the calls for one tool invocation. `base` carries the payload's cwd. Returns false with
 // `error` when a known tool's input does not have the shape its host documents.
-bool ConvertToolCall(const std::string& tool, const internal::JsonValue& input, const CallInput& base,
-                     std::vector<CallInput>* out, std::string* error);
+bool ConvertToolCall(const std::string& tool, const internal::JsonValue& input,
+                     const CallInput& base, std::vector<CallInput>* out, std::string* error);
 
 // Every string key and value of `v`, depth-first; numbers too (an IP or a port can matter).
 void CollectStrings(const internal::JsonValue& v, std::vector<std::string>* out);

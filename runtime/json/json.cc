@@ -177,8 +177,9 @@ class Parser {
   }
 
   // Hosts parse payloads with JSON.parse or serde, which keep the last of duplicate keys; a reader
-  // that kept the first would judge a different call than the host runs. So a duplicate is an error.
-  // Small objects are checked pairwise (no allocation); large ones through a sorted copy of the keys.
+  // that kept the first would judge a different call than the host runs. So a duplicate is an
+  // error. Small objects are checked pairwise (no allocation); large ones through a sorted copy of
+  // the keys.
   [[gnu::noinline]] bool CheckUniqueKeys(const JsonValue& object, size_t offset) {
     const auto& m = object.members;
     const std::string* duplicate = nullptr;
@@ -196,7 +197,8 @@ class Parser {
       keys.reserve(m.size());
       for (const auto& member : m) keys.push_back(&member.first);
       std::sort(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a < *b; });
-      auto it = std::adjacent_find(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; });
+      auto it =
+          std::adjacent_find(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; });
       if (it != keys.end()) duplicate = *it;
     }
     if (duplicate == nullptr) return true;
@@ -206,15 +208,16 @@ class Parser {
     return false;
   }
 
-  // Names a key in an error only when it looks like a field name (letters, '_', '-', '.', some lower
-  // case; no digits, which nearly every token has): a key could itself be a secret, and errors reach
-  // the host's UI.
+  // Names a key in an error only when it looks like a field name (letters, '_', '-', '.', some
+  // lower case; no digits, which nearly every token has): a key could itself be a secret, and
+  // errors reach the host's UI.
   static std::string DescribeKey(const std::string& key) {
-    const bool nameish = !key.empty() && key.size() <= 40 &&
-                         std::any_of(key.begin(), key.end(), [](unsigned char c) { return std::islower(c); }) &&
-                         std::all_of(key.begin(), key.end(), [](unsigned char c) {
-                           return std::isalpha(c) || c == '_' || c == '-' || c == '.';
-                         });
+    const bool nameish =
+        !key.empty() && key.size() <= 40 &&
+        std::any_of(key.begin(), key.end(), [](unsigned char c) { return std::islower(c); }) &&
+        std::all_of(key.begin(), key.end(), [](unsigned char c) {
+          return std::isalpha(c) || c == '_' || c == '-' || c == '.';
+        });
     return nameish ? "'" + key + "'" : "(" + std::to_string(key.size()) + " bytes, not shown)";
   }
 

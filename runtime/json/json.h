@@ -1,6 +1,7 @@
-// A small, strict, bounded JSON reader and string escaper for doberman-guard's hook payloads. Runtime side:
-// the runtime may not link a general JSON library, and hook payloads are untrusted input, so this parser is
-// fuzzed and every limit (depth, size, element count) fails with an error instead of recursing or growing.
+// A small, strict, bounded JSON reader and string escaper for doberman-guard's hook payloads.
+// Runtime side: the runtime may not link a general JSON library, and hook payloads are untrusted
+// input, so this parser is fuzzed and every limit (depth, size, element count) fails with an error
+// instead of recursing or growing.
 #ifndef DOBERMAN_RUNTIME_JSON_H_
 #define DOBERMAN_RUNTIME_JSON_H_
 
@@ -15,13 +16,14 @@ namespace doberman::internal {
 
 enum class JsonType : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
 
-// A parsed value. Strings are unescaped UTF-8 (\uXXXX and surrogate pairs decoded; a lone surrogate is an
-// error). Numbers keep their source text. Object members keep source order. Duplicate keys are an error
-// by default (JsonLimits::reject_duplicate_keys); when allowed, lookups return the first.
+// A parsed value. Strings are unescaped UTF-8 (\uXXXX and surrogate pairs decoded; a lone surrogate
+// is an error). Numbers keep their source text. Object members keep source order. Duplicate keys
+// are an error by default (JsonLimits::reject_duplicate_keys); when allowed, lookups return the
+// first.
 struct JsonValue {
   JsonType type = JsonType::kNull;
   bool boolean = false;
-  std::string text;  // string value, or number text
+  std::string text;                                        // string value, or number text
   std::vector<JsonValue> items;                            // array elements
   std::vector<std::pair<std::string, JsonValue>> members;  // object members
 
@@ -40,8 +42,9 @@ struct JsonValue {
   const std::string* FindString(std::string_view key) const;
 };
 
-// A max_depth above this is lowered to it: parsing (and JsonValue's destructor) recurse once per nesting
-// level, and this keeps that recursion well inside a small thread stack whatever limits a caller passes.
+// A max_depth above this is lowered to it: parsing (and JsonValue's destructor) recurse once per
+// nesting level, and this keeps that recursion well inside a small thread stack whatever limits a
+// caller passes.
 inline constexpr size_t kJsonMaxDepthCeiling = 1000;
 
 struct JsonLimits {
@@ -54,17 +57,17 @@ struct JsonLimits {
 };
 
 struct JsonError {
-  size_t offset = 0;      // byte offset of the problem in the input
-  std::string message;    // e.g. "unterminated string", "nesting deeper than 64"
+  size_t offset = 0;          // byte offset of the problem in the input
+  std::string message;        // e.g. "unterminated string", "nesting deeper than 64"
   std::string duplicate_key;  // set when the error is a duplicate key (for callers, not for output)
 };
 
-// Parses exactly one JSON document (RFC 8259; surrounding white space allowed, nothing else after it).
-// Returns false and fills `error` on any problem; `out` is then unspecified.
+// Parses exactly one JSON document (RFC 8259; surrounding white space allowed, nothing else after
+// it). Returns false and fills `error` on any problem; `out` is then unspecified.
 bool ParseJson(std::string_view input, const JsonLimits& limits, JsonValue* out, JsonError* error);
 
-// Appends `s` as a JSON string literal (with quotes) to `out`, escaping ", \, control characters, and
-// invalid UTF-8 bytes as \ufffd so that the output is always valid JSON.
+// Appends `s` as a JSON string literal (with quotes) to `out`, escaping ", \, control characters,
+// and invalid UTF-8 bytes as \ufffd so that the output is always valid JSON.
 void AppendJsonString(std::string_view s, std::string* out);
 
 }  // namespace doberman::internal

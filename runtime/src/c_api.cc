@@ -20,8 +20,8 @@
 #include "decider.h"
 #include "doberman/doberman.h"
 #include "envelope.h"
-#include "pack.h"
 #include "key_file.h"
+#include "pack.h"
 #include "regular_file.h"
 #include "shell_normalizer.h"
 #include "text_normalizer.h"
@@ -354,7 +354,8 @@ doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_fie
         doberman::internal::CanonicalPath(in, dir, &out);
         fn(context, 0, {out.data(), out.size()});
         return DOBERMAN_OK;
-      default: return DOBERMAN_E_ARGUMENT;
+      default:
+        return DOBERMAN_E_ARGUMENT;
     }
   } catch (const std::bad_alloc&) {
     return DOBERMAN_E_NO_MEMORY;

@@ -26,8 +26,8 @@ std::string FormatKeyText(std::string_view header, const uint8_t* key, size_t si
   return out;
 }
 
-bool ParseKeyText(std::string_view text, std::string_view expected_header, uint8_t* out, size_t size,
-                  std::string* error) {
+bool ParseKeyText(std::string_view text, std::string_view expected_header, uint8_t* out,
+                  size_t size, std::string* error) {
   if (sodium_init() < 0) {
     *error = "libsodium failed to initialise";
     return false;

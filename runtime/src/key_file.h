@@ -17,8 +17,8 @@ inline constexpr std::string_view kPublicKeyHeader = "doberman public key (ed255
 inline constexpr std::string_view kSecretKeyHeader = "doberman secret key (ed25519) v1";
 
 // Parses a key file's text; `expected_header` picks the kind; `out` receives `size` bytes.
-bool ParseKeyText(std::string_view text, std::string_view expected_header, uint8_t* out, size_t size,
-                  std::string* error);
+bool ParseKeyText(std::string_view text, std::string_view expected_header, uint8_t* out,
+                  size_t size, std::string* error);
 
 // Reads and parses a public key file.
 bool ReadPublicKeyFile(const std::string& path, doberman_public_key* key, std::string* error);

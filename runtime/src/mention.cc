@@ -1,12 +1,14 @@
-// Quote and sentence structure around one match, computed on demand (only for capped rules that hit),
-// by a bounded walk of the text: no tables, no allocation.
+// Quote and sentence structure around one match, computed on demand (only for capped rules that
+// hit), by a bounded walk of the text: no tables, no allocation.
 #include "mention.h"
 
 namespace doberman::internal {
 namespace {
 
 bool IsSentenceEnd(char c) { return c == '.' || c == '?' || c == '!' || c == '\n'; }
-bool IsWordChar(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80; }
+bool IsWordChar(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
 
 // Walks the text from the start tracking which quote (if any) is open; returns whether `pos` falls
 // inside a quoted region and whether it falls inside a ``` fence.

@@ -47,8 +47,8 @@ int OpenRegularFileForReading(const std::string& path, const char* what, std::st
 
 int OpenRegularFileForUpdate(const std::string& path, unsigned mode, const char* what,
                              std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC,
-                        mode);
+  const int fd =
+      ::open(path.c_str(), O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC, mode);
   if (fd < 0) {
     *error = std::string("cannot open ") + what + " " + path + ": " + std::strerror(errno);
     return -1;

@@ -1,6 +1,6 @@
-// Opening files named by configuration (packs, keys, state) without ever waiting on them. A hook that
-// blocks forever is as bad as one that allows: a FIFO, a device or a socket at a configured path must
-// be refused at once, not read.
+// Opening files named by configuration (packs, keys, state) without ever waiting on them. A hook
+// that blocks forever is as bad as one that allows: a FIFO, a device or a socket at a configured
+// path must be refused at once, not read.
 #ifndef DOBERMAN_RUNTIME_REGULAR_FILE_H_
 #define DOBERMAN_RUNTIME_REGULAR_FILE_H_
 
@@ -19,8 +19,8 @@ int OpenRegularFileForReading(const std::string& path, const char* what, std::st
 int OpenRegularFileForUpdate(const std::string& path, unsigned mode, const char* what,
                              std::string* error);
 
-// Reads a whole regular file of at most `max_bytes`. Returns false with `error` otherwise. A missing
-// file sets `*missing` (when not null) and fails.
+// Reads a whole regular file of at most `max_bytes`. Returns false with `error` otherwise. A
+// missing file sets `*missing` (when not null) and fails.
 bool ReadRegularFile(const std::string& path, size_t max_bytes, const char* what, std::string* out,
                      std::string* error, bool* missing = nullptr);
 

@@ -1,6 +1,6 @@
-// Rollback protection state: lock, read, compare, merge, atomically rewrite. Many hook processes load
-// packs at once; without the lock two of them could each read the old file and the later rename
-// would drop the other's record, letting an older revision load afterwards.
+// Rollback protection state: lock, read, compare, merge, atomically rewrite. Many hook processes
+// load packs at once; without the lock two of them could each read the old file and the later
+// rename would drop the other's record, letting an older revision load afterwards.
 #include "rollback_state.h"
 
 #include <fcntl.h>
@@ -27,7 +27,8 @@ constexpr auto kLockPatience = std::chrono::milliseconds(2000);
 constexpr size_t kMaxStateBytes = 1u << 20;
 
 // Reads "name revision" lines; a name seen twice keeps its highest revision.
-bool ReadState(const std::string& path, std::map<std::string, uint64_t>* state, std::string* error) {
+bool ReadState(const std::string& path, std::map<std::string, uint64_t>* state,
+               std::string* error) {
   std::string text;
   bool missing = false;
   if (!ReadRegularFile(path, kMaxStateBytes, "revision state", &text, error, &missing)) {
@@ -80,8 +81,8 @@ bool WriteState(const std::string& path, const std::map<std::string, uint64_t>& 
   return true;
 }
 
-// An exclusive lock on "<state>.lock" (a separate file: the state file itself is replaced by rename,
-// so a lock on it would guard an inode that is about to go away).
+// An exclusive lock on "<state>.lock" (a separate file: the state file itself is replaced by
+// rename, so a lock on it would guard an inode that is about to go away).
 class StateLock {
  public:
   bool Acquire(const std::string& state_path, std::string* error) {

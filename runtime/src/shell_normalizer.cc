@@ -1,13 +1,14 @@
-// Shell-aware command normalizer: one bounded, single-pass recursive-descent reading of a bash command line
-// that emits the canonical segments the command rules match. Contract and output conventions are in
-// shell_normalizer.h. Runtime side: no exceptions, no regex, no allocation once the SegmentList is warm.
+// Shell-aware command normalizer: one bounded, single-pass recursive-descent reading of a bash
+// command line that emits the canonical segments the command rules match. Contract and output
+// conventions are in shell_normalizer.h. Runtime side: no exceptions, no regex, no allocation once
+// the SegmentList is warm.
 //
-// How it reads: Impl::ParseList walks a command list and assembles each simple command's words (quotes
-// removed, substitutions recursed into as they are met) in a per-depth scratch Level; at the command's end
-// EmitCommand strips assignments and wrappers, recurses into `sh -c` payloads, eval and find -exec, and
-// writes the segment. Every recursive path goes one depth deeper and checks the limit first, so the stack
-// is bounded by max_depth; every loop consumes input or returns, so the time is bounded by the input size
-// times the depth.
+// How it reads: Impl::ParseList walks a command list and assembles each simple command's words
+// (quotes removed, substitutions recursed into as they are met) in a per-depth scratch Level; at
+// the command's end EmitCommand strips assignments and wrappers, recurses into `sh -c` payloads,
+// eval and find -exec, and writes the segment. Every recursive path goes one depth deeper and
+// checks the limit first, so the stack is bounded by max_depth; every loop consumes input or
+// returns, so the time is bounded by the input size times the depth.
 #include "shell_normalizer.h"
 
 #include <algorithm>
@@ -38,12 +39,12 @@ constexpr uint32_t kHeredoc = 1U << 4;     // `<<DELIM` / `<<-DELIM`
 
 // What ends a command list.
 enum class Close : uint8_t { kEof, kParen, kBrace };
-// How a command ended: a pipe keeps the next command in the same pipeline (for here-documents piped to a
-// shell).
+// How a command ended: a pipe keeps the next command in the same pipeline (for here-documents piped
+// to a shell).
 enum class Sep : uint8_t { kEnd, kPipe };
 
-// Bash only separates words on space and tab; CR, VT, FF and NUL are treated as blanks too so that a stray
-// CR (CRLF input) or an embedded NUL cannot glue junk onto `/` and hide it from a rule.
+// Bash only separates words on space and tab; CR, VT, FF and NUL are treated as blanks too so that
+// a stray CR (CRLF input) or an embedded NUL cannot glue junk onto `/` and hide it from a rule.
 bool IsBlank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\0';
 }
@@ -56,7 +57,8 @@ bool EndsWord(char c) { return IsBlank(c) || c == '\n' || IsMeta(c); }
 // else is copied in one append (the hot path: most of a command is plain bytes).
 constexpr std::array<bool, 256> kStopsPlainRun = [] {
   std::array<bool, 256> t{};
-  for (char c : std::string_view(" \t\r\v\f\n;&|()<>\\'\"`$", 18)) t[static_cast<unsigned char>(c)] = true;
+  for (char c : std::string_view(" \t\r\v\f\n;&|()<>\\'\"`$", 18))
+    t[static_cast<unsigned char>(c)] = true;
   t[0] = true;
   return t;
 }();
@@ -82,14 +84,14 @@ bool AllLetters(std::string_view s) {
   return true;
 }
 
-// An empty or blank substitution body (`$()`, `` `` ``) expands to nothing; it is elided from the word so
-// that `r$()m` reads as the `rm` bash runs.
+// An empty or blank substitution body (`$()`, `` `` ``) expands to nothing; it is elided from the
+// word so that `r$()m` reads as the `rm` bash runs.
 bool IsEmptyCommand(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return IsBlank(c) || c == '\n'; });
 }
 
-// `$IFS` / `${IFS}` unquoted (length of the spelling at `s`, or 0): with the default IFS it expands to
-// white space that splits the word, the classic `rm${IFS}-rf${IFS}/` spelling.
+// `$IFS` / `${IFS}` unquoted (length of the spelling at `s`, or 0): with the default IFS it expands
+// to white space that splits the word, the classic `rm${IFS}-rf${IFS}/` spelling.
 size_t IfsLength(std::string_view s) {
   if (s.substr(0, 6) == "${IFS}") return 6;
   if (s.substr(0, 4) == "$IFS" && (s.size() == 4 || !IsNameChar(s[4]))) return 4;
@@ -135,8 +137,8 @@ void AppendUtf8(std::string* sink, uint32_t cp) {
   }
 }
 
-// Writes one word of a segment: bare, or single-quoted when it holds white space (so that it stays one
-// word for the rules), or '' when empty.
+// Writes one word of a segment: bare, or single-quoted when it holds white space (so that it stays
+// one word for the rules), or '' when empty.
 void AppendWord(std::string* s, std::string_view v) {
   if (v.empty()) {
     s->append("''");
@@ -161,7 +163,8 @@ std::string_view View(const Level& lv, const Word& w) {
   return std::string_view(lv.bytes.data() + w.begin, w.size);
 }
 
-// `NAME=value`, `NAME+=value`, `NAME[sub]=value`, with the name and `=` unquoted (`"A=1" cmd` runs `A=1`).
+// `NAME=value`, `NAME+=value`, `NAME[sub]=value`, with the name and `=` unquoted (`"A=1" cmd` runs
+// `A=1`).
 bool IsAssignment(const Level& lv, const Word& w) {
   if ((w.flags & kRedir) != 0) return false;
   const std::string_view v = View(lv, w);
@@ -222,8 +225,9 @@ struct ListState {
 
 }  // namespace
 
-// The parser over one buffer (the command line, a payload, a backtick body, a here-document body). Nested
-// constructs in the same buffer recurse on the same object; another buffer gets its own (cheap) object.
+// The parser over one buffer (the command line, a payload, a backtick body, a here-document body).
+// Nested constructs in the same buffer recurse on the same object; another buffer gets its own
+// (cheap) object.
 struct ShellNormalizer::Impl {
   Impl(const ShellNormalizer& n, Ctx& c, std::string_view text) : norm(n), ctx(c), in(text) {}
 
@@ -234,7 +238,8 @@ struct ShellNormalizer::Impl {
 
   int At(size_t i) const { return i < in.size() ? static_cast<unsigned char>(in[i]) : -1; }
 
-  // False (and kTooDeep) when `depth` is deeper than allowed; the caller then reads the construct flat.
+  // False (and kTooDeep) when `depth` is deeper than allowed; the caller then reads the construct
+  // flat.
   bool Enter(size_t depth) {
     if (depth <= ctx.max_depth) return true;
     ctx.Raise(ShellStatus::kTooDeep);
@@ -253,7 +258,8 @@ struct ShellNormalizer::Impl {
     }
   }
 
-  // Parses `text` as a command line one level deeper (payloads, eval, here-documents fed to a shell).
+  // Parses `text` as a command line one level deeper (payloads, eval, here-documents fed to a
+  // shell).
   void ParseText(std::string_view text, size_t depth) {
     if (ctx.stop || !Enter(depth)) return;
     Impl sub(norm, ctx, text);
@@ -292,9 +298,10 @@ struct ShellNormalizer::Impl {
 // ---------------------------------------------------------------------------------------------------------
 // Lists and commands
 
-// Reads a command list up to `close`; returns true when the closing `)` or `}` was found (and consumed).
-// With `hand_over_heredocs`, here-documents still pending at the close are left in this depth's Level for
-// the caller to move into the enclosing list (`(cat <<EOF)` reads its body after the line).
+// Reads a command list up to `close`; returns true when the closing `)` or `}` was found (and
+// consumed). With `hand_over_heredocs`, here-documents still pending at the close are left in this
+// depth's Level for the caller to move into the enclosing list (`(cat <<EOF)` reads its body after
+// the line).
 bool ShellNormalizer::Impl::ParseList(size_t depth, Close close, bool hand_over_heredocs) {
   Level& lv = ctx.Lv(depth);
   lv.bytes.clear();
@@ -611,7 +618,8 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
         lv.aux.resize(mark);
       }
     } else if (!h.quoted) {
-      // An unquoted delimiter means the body is expanded: its substitutions run even when it is data.
+      // An unquoted delimiter means the body is expanded: its substitutions run even when it is
+      // data.
       Impl sub(norm, ctx, body);
       sub.ScanExpansions(depth);
     }
@@ -623,8 +631,9 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
 // ---------------------------------------------------------------------------------------------------------
 // Words
 
-// Reads one word at pos (which is not a blank or an operator, except for `<(`/`>(`) into the Level's
-// bytes. Returns false when it turned out empty and unquoted (a lone line continuation): no word.
+// Reads one word at pos (which is not a blank or an operator, except for `<(`/`>(`) into the
+// Level's bytes. Returns false when it turned out empty and unquoted (a lone line continuation): no
+// word.
 bool ShellNormalizer::Impl::ReadWord(size_t depth, Word* w) {
   std::string* bytes = &ctx.Lv(depth).bytes;
   w->begin = bytes->size();
@@ -696,8 +705,9 @@ done:
   return w->size > 0 || w->flags != 0;
 }
 
-// Reads a redirection at pos (its operator; `fd_begin` is where already-read descriptor digits start in
-// the Level's bytes, or kNone) and its target, and adds it to the current command as one word.
+// Reads a redirection at pos (its operator; `fd_begin` is where already-read descriptor digits
+// start in the Level's bytes, or kNone) and its target, and adds it to the current command as one
+// word.
 void ShellNormalizer::Impl::ReadRedirection(size_t depth, ListState* st, size_t fd_begin) {
   Level& lv = ctx.Lv(depth);
   Word w;
@@ -918,7 +928,8 @@ void ShellNormalizer::Impl::ReadAnsiC(std::string* sink) {
   ctx.Raise(ShellStatus::kUnbalanced);
 }
 
-// At `$`. Returns the word flags it contributes (0 for a literal `$` or `$NAME`, which stay as text).
+// At `$`. Returns the word flags it contributes (0 for a literal `$` or `$NAME`, which stay as
+// text).
 uint32_t ShellNormalizer::Impl::ReadDollar(size_t depth, std::string* sink, bool dq) {
   const int c1 = At(pos + 1);
   if (!dq && c1 == '\'') {
@@ -967,8 +978,9 @@ uint32_t ShellNormalizer::Impl::ReadDollar(size_t depth, std::string* sink, bool
   return 0;
 }
 
-// At a backtick. The body is de-escaped (\`, \\, \$, and \" inside double quotes) into the Level's aux
-// buffer, parsed from there, and written to the word in the `$(...)` form. Returns the word flags.
+// At a backtick. The body is de-escaped (\`, \\, \$, and \" inside double quotes) into the Level's
+// aux buffer, parsed from there, and written to the word in the `$(...)` form. Returns the word
+// flags.
 uint32_t ShellNormalizer::Impl::ReadBacktick(size_t depth, std::string* sink, bool dq) {
   std::string& aux = ctx.Lv(depth).aux;
   const size_t mark = aux.size();
@@ -996,7 +1008,8 @@ uint32_t ShellNormalizer::Impl::ReadBacktick(size_t depth, std::string* sink, bo
     aux.resize(mark);
     return kQuoted;
   }
-  // The inner parse runs one level deeper and never touches this level's aux, so `inner` stays valid.
+  // The inner parse runs one level deeper and never touches this level's aux, so `inner` stays
+  // valid.
   ParseText(inner, depth + 1);
   Append(sink, "$(");
   Append(sink, inner);
@@ -1045,8 +1058,8 @@ void ShellNormalizer::Impl::ScanParam(size_t depth, bool dq) {
   ctx.Raise(ShellStatus::kUnbalanced);
 }
 
-// Walks data that the shell expands (an unquoted here-document body, arithmetic) and parses only its
-// command substitutions.
+// Walks data that the shell expands (an unquoted here-document body, arithmetic) and parses only
+// its command substitutions.
 void ShellNormalizer::Impl::ScanExpansions(size_t depth) {
   while (pos < in.size() && !ctx.stop) {
     const char c = in[pos];
@@ -1062,9 +1075,10 @@ void ShellNormalizer::Impl::ScanExpansions(size_t depth) {
   }
 }
 
-// `p` is just after `$((` or `((`. Returns the position after the matching `))` when the construct is
-// arithmetic, kNone when it is a command substitution or subshell that starts with `(` (bash decides the
-// same way: arithmetic only if the parentheses close as `))`). Iterative and linear in what it scans.
+// `p` is just after `$((` or `((`. Returns the position after the matching `))` when the construct
+// is arithmetic, kNone when it is a command substitution or subshell that starts with `(` (bash
+// decides the same way: arithmetic only if the parentheses close as `))`). Iterative and linear in
+// what it scans.
 size_t ShellNormalizer::Impl::ArithEnd(size_t p) const {
   size_t open = 0;
   for (size_t q = p; q < in.size(); ++q) {
@@ -1121,8 +1135,8 @@ void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t
   }
 }
 
-// Arguments j.. of a command: combined short flags split for split_flag_commands, then aliases, both
-// until `--`.
+// Arguments j.. of a command: combined short flags split for split_flag_commands, then aliases,
+// both until `--`.
 void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits,
                                        size_t j, size_t e) const {
   const bool split = traits != nullptr && traits->split_flags;
@@ -1249,8 +1263,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   // A basename is meaningless for a substitution's text or a string with spaces in it.
   const std::string_view argv0 = (cmd.flags & kSubst) != 0 || spaced ? name : Basename(name);
   if (spaced && wrapper != kNone) {
-    // No program has a name like `rm -rf /`, but wrappers such as watch and parallel run their words
-    // through `sh -c`: read them as a command line too (over-inclusive at worst).
+    // No program has a name like `rm -rf /`, but wrappers such as watch and parallel run their
+    // words through `sh -c`: read them as a command line too (over-inclusive at worst).
     HandleJoined(lv, std::string_view(), i, e, depth);
   }
   // The wrapper loop usually looked this very name up already.
@@ -1318,7 +1332,8 @@ void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e,
       payload = v;
       found = true;
     }
-    // Otherwise su's user name or a script path: keep looking for a later -c (over-inclusive at worst).
+    // Otherwise su's user name or a script path: keep looking for a later -c (over-inclusive at
+    // worst).
   }
   if (found) {
     ParseText(payload, depth + 1);
@@ -1336,7 +1351,8 @@ void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e,
 // eval and env -S: `head` and the words j.. joined by spaces are parsed as a command line.
 void ShellNormalizer::Impl::HandleJoined(Level& lv, std::string_view head, size_t j, size_t e,
                                          size_t depth) {
-  // This depth's aux is free at this point (no backtick is being read), and ParseText only writes deeper.
+  // This depth's aux is free at this point (no backtick is being read), and ParseText only writes
+  // deeper.
   std::string& aux = ctx.Lv(depth).aux;
   const size_t mark = aux.size();
   aux.append(head);
@@ -1389,7 +1405,8 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
   if (out == nullptr) return ShellStatus::kUnbalanced;  // nowhere to write: fail closed
   Ctx ctx{out, out->count, limits_.max_segments, std::min(limits_.max_depth, kDepthCap)};
   if (out->segments.size() < out->count) out->segments.resize(out->count);
-  // Levels 0..max_depth, sized once up front: the parser holds references into them while recursing.
+  // Levels 0..max_depth, sized once up front: the parser holds references into them while
+  // recursing.
   if (out->scratch.levels.size() < ctx.max_depth + 2) out->scratch.levels.resize(ctx.max_depth + 2);
   if (command.size() > limits_.max_bytes) {
     ctx.Raise(ShellStatus::kTooLong);

@@ -1,5 +1,6 @@
-// Shell-aware normalization: turns one command line into the canonical segments that command rules match.
-// Runtime side; no allocation once the output's capacity has grown (the caller reuses SegmentList).
+// Shell-aware normalization: turns one command line into the canonical segments that command rules
+// match. Runtime side; no allocation once the output's capacity has grown (the caller reuses
+// SegmentList).
 #ifndef DOBERMAN_RUNTIME_SHELL_NORMALIZER_H_
 #define DOBERMAN_RUNTIME_SHELL_NORMALIZER_H_
 
@@ -14,13 +15,15 @@
 
 namespace doberman::internal {
 
-// A wrapper command that runs another command (sudo, env, timeout, xargs, ...). It is stripped, with its
-// options, so that `sudo -u root rm -rf /` is matched as `rm -r -f /`.
+// A wrapper command that runs another command (sudo, env, timeout, xargs, ...). It is stripped,
+// with its options, so that `sudo -u root rm -rf /` is matched as `rm -r -f /`.
 struct WrapperSpec {
   std::string name;
-  // Options that consume the next word (`-u` for sudo, `-n` for nice). `--opt=value` forms need no entry.
+  // Options that consume the next word (`-u` for sudo, `-n` for nice). `--opt=value` forms need no
+  // entry.
   std::vector<std::string> value_options;
-  // Positional words consumed before the wrapped command (`timeout 10 cmd`: 1, `chroot DIR cmd`: 1).
+  // Positional words consumed before the wrapped command (`timeout 10 cmd`: 1, `chroot DIR cmd`:
+  // 1).
   int positional_args = 0;
 };
 
@@ -36,7 +39,8 @@ struct ShellTables {
   std::vector<WrapperSpec> wrappers;
   // Shells whose `-c PAYLOAD` is parsed recursively (sh, bash, zsh, dash, ksh, su's -c ...).
   std::vector<std::string> shells;
-  // Commands whose combined short flags are split (`rm -rf` -> `rm -r -f`). Others (find, java) are not.
+  // Commands whose combined short flags are split (`rm -rf` -> `rm -r -f`). Others (find, java) are
+  // not.
   std::vector<std::string> split_flag_commands;
   std::vector<FlagAlias> aliases;
 };
@@ -56,31 +60,36 @@ enum class ShellStatus : uint8_t {
   kUnbalanced,  // unterminated quote, substitution or heredoc
 };
 
-// The output: canonical segments, each `argv0 arg1 arg2 ...` joined by single spaces, where argv0 is the
-// basename of the executed program with quotes/escapes removed, wrappers and leading VAR=value assignments
-// stripped, combined short flags split and aliases applied for commands in the tables. An argument that
-// contains white space after unquoting is written inside single quotes so that it stays one word.
-// Substitutions ($(...), backticks, <(...)) and `sh -c` payloads are parsed as their own segments as well.
+// The output: canonical segments, each `argv0 arg1 arg2 ...` joined by single spaces, where argv0
+// is the basename of the executed program with quotes/escapes removed, wrappers and leading
+// VAR=value assignments stripped, combined short flags split and aliases applied for commands in
+// the tables. An argument that contains white space after unquoting is written inside single quotes
+// so that it stays one word. Substitutions ($(...), backticks, <(...)) and `sh -c` payloads are
+// parsed as their own segments as well.
 //
 // Conventions of the canonical form (the rules are written against them):
-//  - Redirections are moved after the arguments, in their original order, each as ONE word: the operator
+//  - Redirections are moved after the arguments, in their original order, each as ONE word: the
+//  operator
 //    immediately followed by its unquoted target (`>file`, `>>log`, `2>&1`, `&>/dev/null`, `<in`,
-//    `<<<word`, `<<EOF` for a here-document). An explicit default descriptor is dropped (`1>x` -> `>x`,
-//    `0<x` -> `<x`); other descriptor numbers stay (`2>/dev/null`).
-//  - A command substitution stays in its word as `$(` + the inner raw text + `)`; backticks are written in
+//    `<<<word`, `<<EOF` for a here-document). An explicit default descriptor is dropped (`1>x` ->
+//    `>x`, `0<x` -> `<x`); other descriptor numbers stay (`2>/dev/null`).
+//  - A command substitution stays in its word as `$(` + the inner raw text + `)`; backticks are
+//  written in
 //    that same form. Process substitutions keep their operator: `<(raw)`, `>(raw)`. `${...}` and
 //    arithmetic `$((...))` stay as raw text. `$NAME` stays as written.
 //  - A word containing white space (space, tab, CR, LF, VT, FF) is written inside single quotes, an
 //    embedded `'` as `'\''`; the empty word is written `''`. Other words are written bare.
-//  - A command made only of assignments keeps them as its segment (`FOO=1`); one made only of wrappers is
+//  - A command made only of assignments keeps them as its segment (`FOO=1`); one made only of
+//  wrappers is
 //    the last wrapper's name (`sudo`, `env`); one made only of redirections is those (`>file`).
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
   void Clear() { count = 0; }
 
-  // Working memory of ShellNormalizer::Normalize (one level per nesting depth), kept here so that a caller
-  // that reuses its SegmentList pays no allocation once capacities have grown. Not output; never read it.
+  // Working memory of ShellNormalizer::Normalize (one level per nesting depth), kept here so that a
+  // caller that reuses its SegmentList pays no allocation once capacities have grown. Not output;
+  // never read it.
   struct Scratch {
     struct Word {
       size_t begin = 0;  // offset of the unquoted bytes in Level::bytes
@@ -90,7 +99,7 @@ struct SegmentList {
       uint32_t flags = 0;
     };
     struct Heredoc {
-      size_t delim_begin = 0;   // offset in Level::delims
+      size_t delim_begin = 0;  // offset in Level::delims
       size_t delim_size = 0;
       size_t pipeline = 0;      // pipeline of the command that opened it
       bool strip_tabs = false;  // `<<-`
@@ -114,11 +123,13 @@ class ShellNormalizer {
   ShellNormalizer(const ShellTables& tables, const ShellLimits& limits);
 
   // Appends the canonical segments of `command` to `out` (after out->count). Thread-safe: const, no
-  // shared mutable state (each thread passes its own SegmentList). On a non-kOk status, the segments
-  // produced so far stay in `out`:
-  //  - kTooLong: only the first limits.max_bytes bytes were normalized (best effort, like kUnbalanced);
+  // shared mutable state (each thread passes its own SegmentList). On a non-kOk status, the
+  // segments produced so far stay in `out`:
+  //  - kTooLong: only the first limits.max_bytes bytes were normalized (best effort, like
+  //  kUnbalanced);
   //  - kTooManySegments: the first limits.max_segments segments (counted from this call) are kept;
-  //  - kTooDeep: constructs nested deeper than limits.max_depth (capped at 256 to bound stack use) are
+  //  - kTooDeep: constructs nested deeper than limits.max_depth (capped at 256 to bound stack use)
+  //  are
   //    read as flat text, and everything else is still normalized;
   //  - kUnbalanced: unterminated quote, substitution, group or here-document, a stray `)` or a
   //    redirection without target; the segments are what a best-effort reading gives.
@@ -126,22 +137,27 @@ class ShellNormalizer {
   // segment of the command that contains it; a here-document body fed to a shell comes after it.
   //
   // Reading rules beyond plain bash tokenizing, all towards seeing the command bash would run:
-  //  - reserved words (if/then/else/elif/fi, while/until/do/done, case patterns/esac, `!`, `time [-p]`,
+  //  - reserved words (if/then/else/elif/fi, while/until/do/done, case patterns/esac, `!`, `time
+  //  [-p]`,
   //    coproc, function definitions) are not commands: their bodies are;
-  //  - `rm${IFS}-rf`, `{rm,-rf,/}` (a plain, unnested brace list) and `r$()m` are split/joined as bash
+  //  - `rm${IFS}-rf`, `{rm,-rf,/}` (a plain, unnested brace list) and `r$()m` are split/joined as
+  //  bash
   //    expands them; other parameters and globs stay as text;
-  //  - a here-document is parsed as commands when its command is a shell without -c, or a later command
-  //    of the same pipeline is (`cat <<EOF | sh`); an unquoted one's substitutions are parsed anyway;
-  //    a shell's here-string is parsed as commands too;
+  //  - a here-document is parsed as commands when its command is a shell without -c, or a later
+  //  command
+  //    of the same pipeline is (`cat <<EOF | sh`); an unquoted one's substitutions are parsed
+  //    anyway; a shell's here-string is parsed as commands too;
   //  - `eval ARGS`, `env -S STRING ARGS` and a wrapped command word containing white space
   //    (`watch 'a; b'`) are parsed as command lines (env -S then emits no env segment);
   //  - find -exec/-execdir/-ok/-okdir end at `;` or at `+` right after `{}`.
-  //  - CR, VT, FF and NUL separate words (bash only uses space and tab) so they cannot hide an argument.
+  //  - CR, VT, FF and NUL separate words (bash only uses space and tab) so they cannot hide an
+  //  argument.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:
   struct Impl;
-  // Transparent hashing so that lookups take the string_views the parser produces, without allocating.
+  // Transparent hashing so that lookups take the string_views the parser produces, without
+  // allocating.
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

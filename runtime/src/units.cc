@@ -1,4 +1,5 @@
-// Lexical path canonicalization: bounded by the path's length, no allocation beyond `out`'s capacity.
+// Lexical path canonicalization: bounded by the path's length, no allocation beyond `out`'s
+// capacity.
 #include "units.h"
 
 namespace doberman::internal {
@@ -16,7 +17,7 @@ void AppendSegments(std::string_view p, bool absolute, std::string* out) {
     } else if (seg == "..") {
       size_t last = out->rfind('/');
       std::string_view tail = last == std::string::npos ? std::string_view(*out)
-                                                       : std::string_view(*out).substr(last + 1);
+                                                        : std::string_view(*out).substr(last + 1);
       if (!out->empty() && tail != ".." && !(absolute && out->size() == 1)) {
         // Drop the last segment.
         if (last == std::string::npos) {

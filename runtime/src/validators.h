@@ -1,5 +1,6 @@
-// Post-match validators for secret-shaped matches: entropy and length floors over the token around the
-// match, the placeholder filter, and the hash/UUID/identifier exemptions. Pure functions on bytes.
+// Post-match validators for secret-shaped matches: entropy and length floors over the token around
+// the match, the placeholder filter, and the hash/UUID/identifier exemptions. Pure functions on
+// bytes.
 #ifndef DOBERMAN_RUNTIME_VALIDATORS_H_
 #define DOBERMAN_RUNTIME_VALIDATORS_H_
 
@@ -13,18 +14,18 @@ namespace doberman::internal {
 // Shannon entropy in bits per byte.
 double ShannonEntropy(std::string_view s);
 
-// The value a secret-shaped match carries: for `NAME=value` / `name: "value"` shapes the part after the
-// last `=` or `:` (quotes stripped), otherwise the match itself, widened to the whole run of token
-// characters [A-Za-z0-9+/=_-] around it so that entropy is measured on the full token. `start == end`
-// means the start is unknown (no SOM): the match is then the token run ending at `end`.
+// The value a secret-shaped match carries: for `NAME=value` / `name: "value"` shapes the part after
+// the last `=` or `:` (quotes stripped), otherwise the match itself, widened to the whole run of
+// token characters [A-Za-z0-9+/=_-] around it so that entropy is measured on the full token. `start
+// == end` means the start is unknown (no SOM): the match is then the token run ending at `end`.
 std::string_view ExtractValue(std::string_view text, size_t start, size_t end);
 
 bool LooksLikePlaceholder(std::string_view value);
 bool LooksLikeHashOrUuid(std::string_view value);
 bool LooksLikeIdentifierOrPath(std::string_view value);
 
-// True when the match at [start, end) in `text` survives every validator in `spec`. `value_end`, when
-// given, receives the end of the value judged, so callers can skip later matches inside it.
+// True when the match at [start, end) in `text` survives every validator in `spec`. `value_end`,
+// when given, receives the end of the value judged, so callers can skip later matches inside it.
 bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end,
                       size_t* value_end = nullptr);
 

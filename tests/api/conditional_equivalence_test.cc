@@ -47,7 +47,8 @@ TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
       if (line.empty() || !ParseJson(line, JsonLimits{}, &doc, &jerr)) continue;
       const JsonValue* input = doc.Find("input");
       guard::ParsedPayload payload;
-      if (input == nullptr || !guard::ConvertPayload(*input, guard::Host::kAny, &payload, &error)) continue;
+      if (input == nullptr || !guard::ConvertPayload(*input, guard::Host::kAny, &payload, &error))
+        continue;
       for (const guard::CallInput& c : payload.calls) {
         std::vector<doberman_string> args;
         std::vector<doberman_prompt_segment> prompt;

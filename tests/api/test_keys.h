@@ -1,5 +1,5 @@
-// Test helper: reads a public key file (header, id line, base64 line) with only the public headers, the
-// way a host that does not link the tools' key code would.
+// Test helper: reads a public key file (header, id line, base64 line) with only the public headers,
+// the way a host that does not link the tools' key code would.
 #ifndef DOBERMAN_TESTS_API_TEST_KEYS_H_
 #define DOBERMAN_TESTS_API_TEST_KEYS_H_
 

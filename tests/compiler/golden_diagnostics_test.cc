@@ -1,6 +1,7 @@
 // Golden tests of rendered diagnostics: every file (or manifest folder) under tests/golden/yaml is
 // compiled and its rendered text compared byte for byte with the .expected file beside it. Set
-// DOBERMAN_UPDATE_GOLDEN=1 to rewrite the .expected files after an intended change, then review the diff.
+// DOBERMAN_UPDATE_GOLDEN=1 to rewrite the .expected files after an intended change, then review the
+// diff.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -63,8 +64,10 @@ TEST_P(GoldenTest, MatchesExpected) {
 
 std::vector<std::string> GoldenInputs() {
   std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(fs::path(DOBERMAN_SOURCE_DIR) / "tests/golden/yaml")) {
-    if (e.is_directory() || e.path().extension() == ".yaml") out.push_back(e.path().filename().string());
+  for (const auto& e :
+       fs::directory_iterator(fs::path(DOBERMAN_SOURCE_DIR) / "tests/golden/yaml")) {
+    if (e.is_directory() || e.path().extension() == ".yaml")
+      out.push_back(e.path().filename().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -139,8 +142,9 @@ TEST(YamlFrontEnd, SinglePatternScalarOrMappingIsAListOfOne) {
 TEST(YamlFrontEnd, DuplicateFieldWarnsAndNulPatternIsRefused) {
   SourceMap sources;
   Diagnostics diags(sources);
-  std::string text = "rules:\n  - id: demo.dup\n    family: egress\n    family: egress\n    scopes: [command]\n"
-                     "    patterns: [\"a\\0b\"]\n    verdict: AUTH\n    reason: r\n    message: m\n";
+  std::string text =
+      "rules:\n  - id: demo.dup\n    family: egress\n    family: egress\n    scopes: [command]\n"
+      "    patterns: [\"a\\0b\"]\n    verdict: AUTH\n    reason: r\n    message: m\n";
   uint32_t file = sources.Add("dup.yaml", text);
   ParsedFile parsed = ParseYamlFile(sources, file, diags);
   SigningKey key;

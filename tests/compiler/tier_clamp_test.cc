@@ -57,8 +57,9 @@ TEST(TierClamp, ATierOneBlockInASignedPackDecidesAuth) {
   options.trusted_key_count = 1;
   doberman_pack* pack = nullptr;
   char error[256] = {0};
-  ASSERT_EQ(doberman_pack_load_memory(bytes.data(), bytes.size(), &options, &pack, error, sizeof error),
-            DOBERMAN_OK)
+  ASSERT_EQ(
+      doberman_pack_load_memory(bytes.data(), bytes.size(), &options, &pack, error, sizeof error),
+      DOBERMAN_OK)
       << error;
   doberman_scratch* scratch = nullptr;
   ASSERT_EQ(doberman_scratch_create(pack, &scratch), DOBERMAN_OK);

@@ -1,7 +1,7 @@
 // Fuzz target for the whole decision path with a real signed pack (DOBERMAN_FUZZ_PACK and
-// DOBERMAN_FUZZ_PUBKEY; the ctest fixture's mini pack by default). The first input byte picks the field,
-// the rest is its text. Invariants: a verdict is always written, a non-OK status is never PASS, and
-// reported spans stay inside the input's bounds for raw fields.
+// DOBERMAN_FUZZ_PUBKEY; the ctest fixture's mini pack by default). The first input byte picks the
+// field, the rest is its text. Invariants: a verdict is always written, a non-OK status is never
+// PASS, and reported spans stay inside the input's bounds for raw fields.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -43,12 +43,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   call.struct_size = sizeof call;
   doberman_prompt_segment seg{text, static_cast<doberman_origin>(data[0] / 6 % 3)};
   switch (selector) {
-    case 0: call.command = text; break;
-    case 1: call.content = text; break;
-    case 2: call.prompt = &seg; call.prompt_count = 1; break;
-    case 3: call.path = text; call.cwd = {"/home/dev/project", 17}; break;
-    case 4: call.url = text; break;
-    default: call.args = &text; call.arg_count = 1; break;
+    case 0:
+      call.command = text;
+      break;
+    case 1:
+      call.content = text;
+      break;
+    case 2:
+      call.prompt = &seg;
+      call.prompt_count = 1;
+      break;
+    case 3:
+      call.path = text;
+      call.cwd = {"/home/dev/project", 17};
+      break;
+    case 4:
+      call.url = text;
+      break;
+    default:
+      call.args = &text;
+      call.arg_count = 1;
+      break;
   }
   doberman_result r{};
   r.struct_size = sizeof r;

@@ -1,7 +1,7 @@
 // Fuzz target for the guard's payload readers: hook payloads for every host (JSON -> calls), the
-// apply_patch splitter and the notebook shell extractor. Whatever the input, no crash; a payload that
-// is refused says why; a payload that is accepted for a host whose event carries an action yields at
-// least one call (an accepted action with nothing to judge would be a silent PASS).
+// apply_patch splitter and the notebook shell extractor. Whatever the input, no crash; a payload
+// that is refused says why; a payload that is accepted for a host whose event carries an action
+// yields at least one call (an accepted action with nothing to judge would be a silent PASS).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Fuzz target for the shell normalizer: any byte string must normalize without crashing, within the
-// segment limit, with bounded segment sizes, and deterministically (a warm SegmentList gives the same
-// answer as a cold one, so no state leaks between calls through the reused scratch).
+// segment limit, with bounded segment sizes, and deterministically (a warm SegmentList gives the
+// same answer as a cold one, so no state leaks between calls through the reused scratch).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -88,7 +88,8 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
   if (input.size() > limits.max_bytes) {
     Check(status != ShellStatus::kOk && status != ShellStatus::kUnbalanced);
   }
-  // A segment is made of words of the input: unquoting only shrinks them, backticks grow by one byte
+  // A segment is made of words of the input: unquoting only shrinks them, backticks grow by one
+  // byte
   // (`$(`...`)`), `'\''` quoting at most quadruples a quote and flag splitting at most triples a
   // flag, so a segment can never be far longer than the input.
   const size_t bound = 8 * input.size() + 64;

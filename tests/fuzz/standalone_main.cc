@@ -1,6 +1,7 @@
-// Plain main() for every fuzz target: runs LLVMFuzzerTestOneInput over the files (or folders of files) named
-// on the command line, so ctest replays each seed corpus on every build and the targets never rot.
-// With -DDOBERMAN_LIBFUZZER=ON (clang) the targets link libFuzzer's driver instead.
+// Plain main() for every fuzz target: runs LLVMFuzzerTestOneInput over the files (or folders of
+// files) named on the command line, so ctest replays each seed corpus on every build and the
+// targets never rot. With -DDOBERMAN_LIBFUZZER=ON (clang) the targets link libFuzzer's driver
+// instead.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

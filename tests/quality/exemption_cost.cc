@@ -1,7 +1,8 @@
 // Measures what the generic secret detector's exemptions cost and buy, with the runtime's own
-// validator code: the recall cost is the share of random secrets (per alphabet and length) that each
-// exemption would wrongly excuse; the benefit is how many high-entropy tokens of a real benign corpus
-// each exemption silences. Prints Markdown tables for docs/quality.md. Not a test: a measurement.
+// validator code: the recall cost is the share of random secrets (per alphabet and length) that
+// each exemption would wrongly excuse; the benefit is how many high-entropy tokens of a real benign
+// corpus each exemption silences. Prints Markdown tables for docs/quality.md. Not a test: a
+// measurement.
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -41,7 +42,9 @@ void Classify(std::string_view v, double min_entropy, Counts* c) {
   c->any += (h || i || p || e);
 }
 
-double Pct(size_t a, size_t b) { return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0; }
+double Pct(size_t a, size_t b) {
+  return b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0;
+}
 
 }  // namespace
 
@@ -65,9 +68,12 @@ int main(int argc, char** argv) {
       {"lower alnum", lower + digits},
   };
   std::mt19937_64 rng(20261130);
-  std::printf("### Recall cost: random secrets wrongly excused (%zu per row, entropy floor %.1f)\n\n",
-              samples, min_entropy);
-  std::printf("| alphabet | length | hashes/UUID | identifier/path | placeholder | below entropy floor | any (total cost) |\n");
+  std::printf(
+      "### Recall cost: random secrets wrongly excused (%zu per row, entropy floor %.1f)\n\n",
+      samples, min_entropy);
+  std::printf(
+      "| alphabet | length | hashes/UUID | identifier/path | placeholder | below entropy floor | "
+      "any (total cost) |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const Alphabet& a : alphabets) {
     for (size_t len : {24, 32, 40, 43, 64}) {
@@ -85,8 +91,8 @@ int main(int argc, char** argv) {
   }
   if (benign.empty()) return 0;
 
-  // Benefit: tokens of at least min_length in real benign text, what the bare entropy check would flag,
-  // and what each exemption removes from that.
+  // Benefit: tokens of at least min_length in real benign text, what the bare entropy check would
+  // flag, and what each exemption removes from that.
   std::ifstream in(benign);
   std::string line;
   size_t tokens = 0, flagged = 0, by_hash = 0, by_ident = 0, by_placeholder = 0, remaining = 0;
@@ -127,7 +133,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("\n### Benefit: high-entropy tokens in the benign corpus\n\n");
-  std::printf("| runs of token characters >= %zu | above entropy floor (alarms without exemptions) | excused as hash/UUID | as identifier/path | as placeholder | alarms left |\n", min_length);
+  std::printf(
+      "| runs of token characters >= %zu | above entropy floor (alarms without exemptions) | "
+      "excused as hash/UUID | as identifier/path | as placeholder | alarms left |\n",
+      min_length);
   std::printf("|---|---|---|---|---|---|\n");
   std::printf("| %zu | %zu | %zu | %zu | %zu | %zu |\n", tokens, flagged, by_hash, by_ident,
               by_placeholder, remaining);

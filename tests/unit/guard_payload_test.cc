@@ -22,10 +22,11 @@ std::vector<std::string> Shell(std::string_view source) {
 
 TEST(ApplyPatch, EverySectionAndMoveIsAFileWithItsAddedLines) {
   std::vector<PatchFileOp> ops;
-  ASSERT_TRUE(SplitApplyPatch("*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n context\n"
-                              "*** Move to: b.py\n*** Add File: c.txt\n+one\n+two\n"
-                              "*** Delete File: d\n*** End Patch\n",
-                              &ops));
+  ASSERT_TRUE(
+      SplitApplyPatch("*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n context\n"
+                      "*** Move to: b.py\n*** Add File: c.txt\n+one\n+two\n"
+                      "*** Delete File: d\n*** End Patch\n",
+                      &ops));
   ASSERT_EQ(ops.size(), 4u);
   EXPECT_EQ(ops[0].path, "a.py");
   EXPECT_EQ(ops[0].added, "y\n");
@@ -96,7 +97,9 @@ TEST(ToolInput, ShellSpellingsOfEveryHost) {
 }
 
 TEST(ToolInput, PatchesInHeredocsAreWrites) {
-  Converted c = Convert("Bash", R"({"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.sh\n+echo\n*** End Patch\nEOF"})");
+  Converted c = Convert(
+      "Bash",
+      R"({"command":"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: x.sh\n+echo\n*** End Patch\nEOF"})");
   ASSERT_TRUE(c.ok);
   ASSERT_EQ(c.calls.size(), 2u);
   EXPECT_EQ(c.calls[1].tool, "apply_patch");
@@ -139,7 +142,8 @@ TEST(ToolInput, WrongTypesAreErrorsNamingTheField) {
 TEST(HookPayload, EventsAreHostSpecificAndUnknownNamesAreNotEchoed) {
   internal::JsonValue v;
   internal::JsonError jerr;
-  ASSERT_TRUE(internal::ParseJson(R"({"hook_event_name":"beforeShellExecution","command":"ls"})", {}, &v, &jerr));
+  ASSERT_TRUE(internal::ParseJson(R"({"hook_event_name":"beforeShellExecution","command":"ls"})",
+                                  {}, &v, &jerr));
   ParsedPayload p;
   std::string error;
   EXPECT_TRUE(ConvertPayload(v, Host::kCursor, &p, &error)) << error;

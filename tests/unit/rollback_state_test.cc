@@ -1,7 +1,7 @@
 // The rollback record under concurrency: many loaders recording different pack names at once must
 // all be kept (no lost update between read and rename), the highest revision per name wins, and an
-// older revision is refused afterwards. Threads stand in for hook processes: each call opens its own
-// lock file descriptor, so flock serializes them exactly as it does processes.
+// older revision is refused afterwards. Threads stand in for hook processes: each call opens its
+// own lock file descriptor, so flock serializes them exactly as it does processes.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -73,9 +73,9 @@ TEST(RollbackState, ConcurrentRecordsAreNeverLost) {
     EXPECT_EQ(st.st_mode & 0777, 0600u);
   }
   std::string error;
-  EXPECT_EQ(doberman::internal::CheckAndRecordRevision((dir + "/revisions0").c_str(), "pack3", 4,
-                                                       &error),
-            DOBERMAN_E_ROLLBACK);
+  EXPECT_EQ(
+      doberman::internal::CheckAndRecordRevision((dir + "/revisions0").c_str(), "pack3", 4, &error),
+      DOBERMAN_E_ROLLBACK);
   EXPECT_NE(error.find("rollback"), std::string::npos);
   std::system(("rm -rf " + dir).c_str());
 }
@@ -85,10 +85,12 @@ TEST(RollbackState, CorruptOrNonRegularStateFailsClosed) {
   const std::string path = dir + "/revisions";
   std::ofstream(path) << "this is not a state line at all\n";
   std::string error;
-  EXPECT_EQ(doberman::internal::CheckAndRecordRevision(path.c_str(), "p", 1, &error), DOBERMAN_E_STATE);
+  EXPECT_EQ(doberman::internal::CheckAndRecordRevision(path.c_str(), "p", 1, &error),
+            DOBERMAN_E_STATE);
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(doberman::internal::CheckAndRecordRevision(fifo.c_str(), "p", 1, &error), DOBERMAN_E_STATE);
+  EXPECT_EQ(doberman::internal::CheckAndRecordRevision(fifo.c_str(), "p", 1, &error),
+            DOBERMAN_E_STATE);
   EXPECT_NE(error.find("not a regular file"), std::string::npos) << error;
   std::system(("rm -rf " + dir).c_str());
 }

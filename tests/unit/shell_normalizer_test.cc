@@ -247,7 +247,8 @@ TEST_F(ShellNormalizerTest, AWrapperWithNothingToRunIsItsName) {
 }
 
 TEST_F(ShellNormalizerTest, AWrappedCommandStringIsAlsoParsed) {
-  // watch and parallel run their words through `sh -c`; a command word with spaces is read as a line.
+  // watch and parallel run their words through `sh -c`; a command word with spaces is read as a
+  // line.
   ShellTables tables = RealisticTables();
   tables.wrappers.push_back({"watch", {"-n", "-d", "--interval"}, 0});
   const ShellNormalizer norm(tables, ShellLimits{});
@@ -655,7 +656,8 @@ TEST(ShellNormalizerOutputTest, AppendsAfterExistingCountAndReusesCapacity) {
   EXPECT_EQ(out.segments[0], "a");
   EXPECT_EQ(out.segments[2], "c");
 
-  // Warm up with a long command, then a short one must reuse the same strings without shrinking them.
+  // Warm up with a long command, then a short one must reuse the same strings without shrinking
+  // them.
   out.Clear();
   ASSERT_EQ(norm.Normalize("echo " + std::string(1000, 'x') + "; ls", &out), ShellStatus::kOk);
   const size_t vector_capacity = out.segments.capacity();
@@ -768,7 +770,8 @@ TEST(ShellNormalizerRobustnessTest, HostileInputsStayFast) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_LE(out.count, 256U);
-    // Generous: sanitizer builds on a shared 2-core machine. Quadratic behaviour would take minutes.
+    // Generous: sanitizer builds on a shared 2-core machine. Quadratic behaviour would take
+    // minutes.
     EXPECT_LT(seconds, 5.0) << input.substr(0, 20);
   }
 }

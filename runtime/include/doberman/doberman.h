@@ -195,8 +195,8 @@ const char* doberman_verdict_name(doberman_verdict verdict); /* "PASS", "AUTH", 
 doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
                                                      const uint8_t key[32]);
 
-/* ---- Appended in 0.3: what a host adapter needs besides deciding, so that adapters (doberman-guard
- * among them) use this header only. */
+/* ---- Appended in 0.3: what a host adapter needs besides deciding, so that adapters
+ * (doberman-guard among them) use this header only. */
 
 /* Reads a public key file (the "doberman public key (ed25519) v1" text dobermanc keygen writes).
  * Refuses anything but a regular file of at most 4 KiB, and never waits on a FIFO or device. On
@@ -209,9 +209,9 @@ doberman_status doberman_public_key_read_file(const char* path, doberman_public_
 uint32_t doberman_call_fields(const doberman_call* call);
 
 /* For rule authors and tools: the canonical views that rules match for one text, each passed to
- * `fn` in order (`unit` counts from 0). DOBERMAN_FIELD_COMMAND: the canonical shell segments (status
- * DOBERMAN_E_UNPARSEABLE or DOBERMAN_E_LIMIT when normalization stopped early; the segments up to
- * there are still passed); DOBERMAN_FIELD_PROMPT: the folded text; DOBERMAN_FIELD_PATH: the
+ * `fn` in order (`unit` counts from 0). DOBERMAN_FIELD_COMMAND: the canonical shell segments
+ * (status DOBERMAN_E_UNPARSEABLE or DOBERMAN_E_LIMIT when normalization stopped early; the segments
+ * up to there are still passed); DOBERMAN_FIELD_PROMPT: the folded text; DOBERMAN_FIELD_PATH: the
  * canonical path, relative to `cwd` when inside it. Other fields: DOBERMAN_E_ARGUMENT. Views are
  * valid only during the call to `fn`. */
 typedef void (*doberman_view_fn)(void* context, size_t unit, doberman_string view);

@@ -1,5 +1,5 @@
-// doberman.hpp: header-only C++ wrapper over doberman.h. RAII handles, no exceptions: every fallible
-// call returns a doberman_status; verdicts fail closed exactly as in the C API.
+// doberman.hpp: header-only C++ wrapper over doberman.h. RAII handles, no exceptions: every
+// fallible call returns a doberman_status; verdicts fail closed exactly as in the C API.
 #ifndef DOBERMAN_DOBERMAN_HPP_
 #define DOBERMAN_DOBERMAN_HPP_
 
