@@ -9,6 +9,7 @@ target_include_directories(doberman_hs_runtime SYSTEM INTERFACE ${HS_INCLUDE_DIR
 target_link_libraries(doberman_hs_runtime INTERFACE ${HS_RUNTIME_LIBRARY})
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET libsodium)
 pkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET libxxhash)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 find_package(FlatBuffers CONFIG REQUIRED)
 find_program(FLATC_EXECUTABLE flatc REQUIRED)
 

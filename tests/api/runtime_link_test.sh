@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when the runtime side links anything it must not: ANTLR, yaml-cpp or Hyperscan's compiler
-# (libhs). doberman-guard may need libhs_runtime, libsodium, libxxhash and the C/C++ runtime only.
+# (libhs). doberman-guard may need libhs_runtime, libsodium, libxxhash, liblz4 and the C/C++ runtime only.
 set -euo pipefail
 guard="$1"
 core="$2"
@@ -9,7 +9,7 @@ echo "doberman-guard needs: $(echo $needed | tr '\n' ' ')"
 status=0
 for lib in $needed; do
   case "$lib" in
-    libhs_runtime.so*|libsodium.so*|libxxhash.so*|libstdc++.so*|libm.so*|libgcc_s.so*|libc.so*|ld-linux*) ;;
+    libhs_runtime.so*|libsodium.so*|libxxhash.so*|liblz4.so*|libstdc++.so*|libm.so*|libgcc_s.so*|libc.so*|ld-linux*) ;;
     *) echo "FAIL: doberman-guard links $lib"; status=1 ;;
   esac
 done

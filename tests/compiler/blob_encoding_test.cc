@@ -54,25 +54,29 @@ TEST(Lz4Decode, LiteralsOnly) {
 }
 
 TEST(Lz4Decode, OverlappingMatchRepeatsItsSource) {
+  // 'a', then a match of 4 + 5 bytes at offset 1, then the five closing literals the format asks
+  // for.
   Bytes out;
-  // 'a', then a match of 4 + 5 bytes at offset 1, then an empty closing sequence.
-  ASSERT_TRUE(Decode(B({0x15, 'a', 0x01, 0x00, 0x00}), 10, &out));
-  EXPECT_EQ(std::string(out.begin(), out.end()), "aaaaaaaaaa");
+  ASSERT_TRUE(Decode(B({0x15, 'a', 0x01, 0x00, 0x50, 'v', 'w', 'x', 'y', 'z'}), 15, &out));
+  EXPECT_EQ(std::string(out.begin(), out.end()), "aaaaaaaaaavwxyz");
   // "abc" repeated with period 3: a match of 4 + 15 + 2 bytes at offset 3.
-  ASSERT_TRUE(Decode(B({0x3F, 'a', 'b', 'c', 0x03, 0x00, 0x02, 0x00}), 24, &out));
-  EXPECT_EQ(std::string(out.begin(), out.end()), "abcabcabcabcabcabcabcabc");
+  ASSERT_TRUE(
+      Decode(B({0x3F, 'a', 'b', 'c', 0x03, 0x00, 0x02, 0x50, 'v', 'w', 'x', 'y', 'z'}), 29, &out));
+  EXPECT_EQ(std::string(out.begin(), out.end()), "abcabcabcabcabcabcabcabcvwxyz");
 }
 
-TEST(Lz4Decode, MatchEndingAtTheOutputEndWritesNothingPastIt) {
-  // 16 literals, then 4 + 15 + 1 = 20 bytes at offset 16 that end exactly at the end of the output
-  // (the encoder never ends so close, but a block may): copying in 16-byte steps would overshoot.
+TEST(Lz4Decode, MatchInTheLastBytesIsRefusedAndWritesNothingPastTheOutput) {
+  // 16 literals, then 4 + 15 + 1 = 20 bytes at offset 16 that end exactly at the end of the output.
+  // The format ends every block with at least five literals and starts no match in its last 12
+  // bytes (encoders keep to it; liblz4's safe decoder enforces it): refused, and the copy never
+  // ran past the output (the guard bytes after it are checked).
   Bytes block = {0xFF, 0x01};
   const std::string head = "abcdefghijklmnop";
   block.insert(block.end(), head.begin(), head.end());
   block.insert(block.end(), {0x10, 0x00, 0x01, 0x00});
   Bytes out;
-  ASSERT_TRUE(Decode(block, 36, &out));
-  EXPECT_EQ(std::string(out.begin(), out.end()), head + head + "abcd");
+  EXPECT_FALSE(Decode(block, 36, &out));
+  EXPECT_FALSE(Decode(B({0x15, 'a', 0x01, 0x00, 0x00}), 10, &out)) << "match up to the very end";
 }
 
 TEST(Lz4Decode, LiteralsFillingTheOutputWriteNothingPastIt) {
