@@ -137,7 +137,7 @@ class Checker {
     ResolveWhen();
     OrderAndEmit();  // also detects cycles; its output is discarded when errors were reported
     if (rules_.empty() && !diags_.has_errors()) {
-      diags_.Error("E3009", manifest ? manifest->loc : Loc{}, "the pack has no rules",
+      diags_.Error(DiagCode::E3009, manifest ? manifest->loc : Loc{}, "the pack has no rules",
                    "nothing to compile", "include at least one rule file");
     }
     return !diags_.has_errors();
@@ -159,7 +159,7 @@ class Checker {
     std::string suggestion = ClosestMatch(t.value, allowed);
     std::string list;
     for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    diags_.Error("E2103", t.loc, "invalid " + std::string(what) + " '" + t.value + "'",
+    diags_.Error(DiagCode::E2103, t.loc, "invalid " + std::string(what) + " '" + t.value + "'",
                  suggestion.empty() ? "not one of: " + list : "did you mean '" + suggestion + "'?",
                  "expected one of: " + list);
     return std::nullopt;
@@ -169,7 +169,7 @@ class Checker {
     if (!t.present()) return fallback;
     if (t.value == "true" || t.value == "yes") return true;
     if (t.value == "false" || t.value == "no") return false;
-    diags_.Error("E2103", t.loc, "expected true or false, found '" + t.value + "'");
+    diags_.Error(DiagCode::E2103, t.loc, "expected true or false, found '" + t.value + "'");
     return fallback;
   }
 
@@ -177,7 +177,7 @@ class Checker {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(), v);
     if (ec != std::errc() || p != t.value.data() + t.value.size()) {
-      diags_.Error("E2103", t.loc,
+      diags_.Error(DiagCode::E2103, t.loc,
                    std::string(what) + " must be a whole number, found '" + t.value + "'");
       return std::nullopt;
     }
@@ -188,7 +188,7 @@ class Checker {
     char* end = nullptr;
     double v = std::strtod(t.value.c_str(), &end);
     if (t.value.empty() || end != t.value.c_str() + t.value.size() || v < 0) {
-      diags_.Error("E2103", t.loc,
+      diags_.Error(DiagCode::E2103, t.loc,
                    std::string(what) + " must be a non-negative number, found '" + t.value + "'");
       return std::nullopt;
     }
@@ -203,33 +203,36 @@ class Checker {
   void CheckManifest(const ManifestAst& m) {
     out_->manifest_loc = m.loc;
     if (!m.name.present()) {
-      diags_.Error("E2102", m.loc, "pack has no 'name'", "", "add `name: default` under `pack:`");
+      diags_.Error(DiagCode::E2102, m.loc, "pack has no 'name'", "",
+                   "add `name: default` under `pack:`");
     } else if (!IsSnakeWord(m.name.value, false)) {
-      diags_.Error("E2103", m.name.loc, "pack name '" + m.name.value + "' is not a plain name",
+      diags_.Error(DiagCode::E2103, m.name.loc,
+                   "pack name '" + m.name.value + "' is not a plain name",
                    "use lower-case letters, digits, '-' and '_'");
     } else {
       out_->name = m.name.value;
     }
     if (!m.version.present()) {
-      diags_.Error("E2102", m.loc, "pack has no 'version'", "", "add `version: 1.0.0`");
+      diags_.Error(DiagCode::E2102, m.loc, "pack has no 'version'", "", "add `version: 1.0.0`");
     } else if (!IsSemver(m.version.value)) {
-      diags_.Error("E3010", m.version.loc, "version '" + m.version.value + "' is not semver",
-                   "expected MAJOR.MINOR.PATCH", "e.g. 1.4.0 or 2.0.0-rc.1");
+      diags_.Error(DiagCode::E3010, m.version.loc,
+                   "version '" + m.version.value + "' is not semver", "expected MAJOR.MINOR.PATCH",
+                   "e.g. 1.4.0 or 2.0.0-rc.1");
     } else {
       out_->version = m.version.value;
     }
     if (!m.revision.present()) {
       diags_.Error(
-          "E2102", m.loc, "pack has no 'revision'", "",
+          DiagCode::E2102, m.loc, "pack has no 'revision'", "",
           "add `revision: 1` and raise it on every release (hosts refuse lower revisions)");
     } else if (auto r = Unsigned(m.revision, "revision"); r && *r == 0) {
-      diags_.Error("E3011", m.revision.loc, "revision must be at least 1");
+      diags_.Error(DiagCode::E3011, m.revision.loc, "revision must be at least 1");
     } else if (r) {
       out_->revision = *r;
     }
     out_->description = m.description.value;
     if (m.expires.present() && !ParseDate(m.expires.value, &out_->expires_unix)) {
-      diags_.Error("E3012", m.expires.loc, "expiry '" + m.expires.value + "' is not a date",
+      diags_.Error(DiagCode::E3012, m.expires.loc, "expiry '" + m.expires.value + "' is not a date",
                    "expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC)");
     }
     out_->platforms = {"generic"};
@@ -242,7 +245,8 @@ class Checker {
       auto v = Unsigned(l.value, l.name.value);
       if (!v) continue;
       if (*v == 0 || *v > (1ull << 32)) {
-        diags_.Error("E2103", l.value.loc, "limit " + l.name.value + " must be between 1 and 2^32");
+        diags_.Error(DiagCode::E2103, l.value.loc,
+                     "limit " + l.name.value + " must be between 1 and 2^32");
         continue;
       }
       IrLimits& L = out_->limits;
@@ -264,7 +268,7 @@ class Checker {
     for (const Text& id : m.exclude_rules) {
       auto it = by_id_.find(id.value);
       if (it == by_id_.end()) {
-        diags_.Warning("W3018", id.loc, "excluded rule '" + id.value + "' does not exist");
+        diags_.Warning(DiagCode::W3018, id.loc, "excluded rule '" + id.value + "' does not exist");
         continue;
       }
       pending_[it->second].excluded = true;
@@ -276,11 +280,12 @@ class Checker {
     internal::ShellTables& t = out_->shell;
     for (const WrapperAst& w : s.wrappers) {
       if (!w.name.present() || w.name.value.empty()) {
-        diags_.Error("E2102", s.loc, "a wrapper has no name");
+        diags_.Error(DiagCode::E2102, s.loc, "a wrapper has no name");
         continue;
       }
       if (!wrapper_names_.insert(w.name.value).second) {
-        diags_.Error("E3017", w.name.loc, "wrapper '" + w.name.value + "' is defined twice");
+        diags_.Error(DiagCode::E3017, w.name.loc,
+                     "wrapper '" + w.name.value + "' is defined twice");
         continue;
       }
       internal::WrapperSpec spec;
@@ -290,7 +295,7 @@ class Checker {
         if (auto v = Unsigned(w.positional, "positional"); v && *v <= 8) {
           spec.positional_args = static_cast<int>(*v);
         } else if (v) {
-          diags_.Error("E2103", w.positional.loc, "positional must be between 0 and 8");
+          diags_.Error(DiagCode::E2103, w.positional.loc, "positional must be between 0 and 8");
         }
       }
       t.wrappers.push_back(std::move(spec));
@@ -299,7 +304,7 @@ class Checker {
     for (const Text& x : s.split_flags) t.split_flag_commands.push_back(x.value);
     for (const AliasAst& a : s.aliases) {
       if (!a.command.present() || !a.from.present() || !a.to.present()) {
-        diags_.Error("E2102", s.loc, "an alias needs command, from and to");
+        diags_.Error(DiagCode::E2102, s.loc, "an alias needs command, from and to");
         continue;
       }
       t.aliases.push_back({a.command.value, a.from.value, a.to.value});
@@ -399,11 +404,13 @@ class Checker {
     ir.loc = r.loc;
     ir.source = sources_.Path(r.loc.file) + ":" + std::to_string(r.loc.line);
     if (!r.id.present()) {
-      diags_.Error("E2102", r.loc, "rule has no 'id'", "", "every rule needs a stable dotted id");
+      diags_.Error(DiagCode::E2102, r.loc, "rule has no 'id'", "",
+                   "every rule needs a stable dotted id");
       return;
     }
     if (!IsRuleId(r.id.value)) {
-      diags_.Error("E3002", r.id.loc, "rule id '" + r.id.value + "' is not a dotted lower-case id",
+      diags_.Error(DiagCode::E3002, r.id.loc,
+                   "rule id '" + r.id.value + "' is not a dotted lower-case id",
                    "expected e.g. secret.aws.access_key_id",
                    "ids are lower-case words joined by dots; they are stable, hosts key on them");
     }
@@ -411,19 +418,19 @@ class Checker {
     if (!inserted) {
       const Loc& first = pending_[it->second].ir.loc;
       diags_.Error(
-          "E3001", r.id.loc, "duplicate rule id '" + r.id.value + "'", "defined again here",
+          DiagCode::E3001, r.id.loc, "duplicate rule id '" + r.id.value + "'", "defined again here",
           "first defined at " + sources_.Path(first.file) + ":" + std::to_string(first.line));
       return;
     }
     ir.id = r.id.value;
     ir.description = r.description.value;
     if (!r.family.present()) {
-      diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'family'");
+      diags_.Error(DiagCode::E2102, r.loc, "rule '" + ir.id + "' has no 'family'");
     } else if (auto f = OneOf(r.family, kFamilies, "family")) {
       ir.family = *f;
     }
     if (!r.verdict.present()) {
-      diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'verdict'", "",
+      diags_.Error(DiagCode::E2102, r.loc, "rule '" + ir.id + "' has no 'verdict'", "",
                    "add `verdict: AUTH` or `verdict: BLOCK` (PASS marks a signal for when-rules)");
     } else if (auto v = OneOf(r.verdict, kVerdicts, "verdict")) {
       ir.verdict = ToVerdict(*v);
@@ -431,26 +438,27 @@ class Checker {
     if (r.tier.present()) {
       auto t = Unsigned(r.tier, "tier");
       if (t && *t > 1) {
-        diags_.Error("E2103", r.tier.loc, "tier must be 0 (hard signature) or 1 (heuristic)");
+        diags_.Error(DiagCode::E2103, r.tier.loc,
+                     "tier must be 0 (hard signature) or 1 (heuristic)");
       } else if (t) {
         ir.tier = static_cast<uint8_t>(*t);
       }
     }
     if (ir.tier == 1 && ir.verdict == DOBERMAN_BLOCK) {
       diags_.Error(
-          "E3003", r.verdict.loc, "a tier-1 rule cannot BLOCK", "tier 1 is AUTH at most",
+          DiagCode::E3003, r.verdict.loc, "a tier-1 rule cannot BLOCK", "tier 1 is AUTH at most",
           "heuristics ask a person; make it `verdict: AUTH`, or tier 0 if it is a hard signature");
     }
     if (ir.verdict != DOBERMAN_PASS) {
       if (!r.reason.present()) {
-        diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'reason'", "",
+        diags_.Error(DiagCode::E2102, r.loc, "rule '" + ir.id + "' has no 'reason'", "",
                      "a reason code such as destructive_delete_root");
       } else if (!IsSnakeWord(r.reason.value, false)) {
-        diags_.Error("E2103", r.reason.loc,
+        diags_.Error(DiagCode::E2103, r.reason.loc,
                      "reason '" + r.reason.value + "' is not a snake_case code");
       }
       if (!r.message.present()) {
-        diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has no 'message'", "",
+        diags_.Error(DiagCode::E2102, r.loc, "rule '" + ir.id + "' has no 'message'", "",
                      "say what was found in words that never quote the match");
       }
     }
@@ -469,7 +477,7 @@ class Checker {
     }
     for (const Text& t : r.tags) {
       if (!IsSnakeWord(t.value, true)) {
-        diags_.Error("E2103", t.loc,
+        diags_.Error(DiagCode::E2103, t.loc,
                      "tag '" + t.value + "' must be lower-case words, dots or dashes");
       }
     }
@@ -492,16 +500,17 @@ class Checker {
       Loc at = r.mention_cap.present() ? r.mention_cap.loc
                : !r.origins.empty()    ? r.origins[0].loc
                                        : r.loc;
-      diags_.Error("E3015", at, "origins, mention and mention_marker apply to prompt scopes only",
-                   "this rule does not read prompts",
-                   "add `prompt` or `prompt_text` to its scopes");
+      diags_.Error(
+          DiagCode::E3015, at, "origins, mention and mention_marker apply to prompt scopes only",
+          "this rule does not read prompts", "add `prompt` or `prompt_text` to its scopes");
     }
     // Validators.
     if (r.validators.present) {
       const ValidatorsAst& v = r.validators;
       if (v.min_entropy.present()) {
         if (auto x = Number(v.min_entropy, "min_entropy"); x && *x > 8) {
-          diags_.Error("E2103", v.min_entropy.loc, "min_entropy is bits per byte: at most 8");
+          diags_.Error(DiagCode::E2103, v.min_entropy.loc,
+                       "min_entropy is bits per byte: at most 8");
         } else if (x) {
           ir.validators.min_entropy = static_cast<float>(*x);
         }
@@ -527,12 +536,12 @@ class Checker {
       ip.hs_flags = PatternFlags(p, &ip.som);
       if (ip.role == Role::kAny) has_any = true;
       if (ip.expression.empty()) {
-        diags_.Error("E4002", ip.loc, "empty pattern", "matches everything");
+        diags_.Error(DiagCode::E4002, ip.loc, "empty pattern", "matches everything");
         continue;
       }
       if (ip.expression.find('\0') != std::string::npos) {
         // Hyperscan takes C strings: a NUL would silently cut the pattern short.
-        diags_.Error("E4005", ip.loc, "pattern contains a NUL byte", "write it as \\x00",
+        diags_.Error(DiagCode::E4005, ip.loc, "pattern contains a NUL byte", "write it as \\x00",
                      "Hyperscan patterns are C strings");
         continue;
       }
@@ -541,15 +550,15 @@ class Checker {
     bool has_positive = std::any_of(pr.patterns.begin(), pr.patterns.end(),
                                     [](const IrPattern& p) { return p.role != Role::kNone; });
     if (!pr.patterns.empty() && !has_positive) {
-      diags_.Error("E3008", r.loc, "rule '" + ir.id + "' has only `none:` patterns",
+      diags_.Error(DiagCode::E3008, r.loc, "rule '" + ir.id + "' has only `none:` patterns",
                    "nothing can make it match", "add `patterns:` or `all:`");
     }
     if (ir.validators.Any() && !has_any) {
-      diags_.Error("E3013", r.validators.loc, "validators need `patterns:` to check",
+      diags_.Error(DiagCode::E3013, r.validators.loc, "validators need `patterns:` to check",
                    "this rule has no any-of patterns");
     }
     if (!pr.patterns.empty() && ir.scopes == 0) {
-      diags_.Error("E2102", r.loc, "rule '" + ir.id + "' has patterns but no 'scopes'", "",
+      diags_.Error(DiagCode::E2102, r.loc, "rule '" + ir.id + "' has patterns but no 'scopes'", "",
                    "say which fields it reads, e.g. `scopes: [command]`");
     }
     // Start-of-match is only compiled in on request (`som` flag): validators recover the value from
@@ -565,7 +574,7 @@ class Checker {
       ParseWhen(r.when, diags_, &pr.when);
     }
     if (pr.patterns.empty() && !r.when.present()) {
-      diags_.Error("E3008", r.loc,
+      diags_.Error(DiagCode::E3008, r.loc,
                    "rule '" + ir.id + "' has neither patterns nor a when-expression",
                    "it can never fire", "add `patterns:` or `when:`");
     }
@@ -604,16 +613,18 @@ class Checker {
           auto it = by_id_.find(t.name);
           if (it == by_id_.end() || pending_[it->second].excluded) {
             std::string s = ClosestMatch(t.name, ids);
-            diags_.Error("E3004", t.loc, "when-expression refers to unknown rule '" + t.name + "'",
+            diags_.Error(DiagCode::E3004, t.loc,
+                         "when-expression refers to unknown rule '" + t.name + "'",
                          s.empty() ? "no such rule in this pack" : "did you mean '" + s + "'?");
           } else if (it->second == static_cast<size_t>(&p - pending_.data())) {
-            diags_.Error("E3006", t.loc,
+            diags_.Error(DiagCode::E3006, t.loc,
                          "rule '" + p.ir.id + "' refers to itself in its when-expression");
           }
         } else if (t.kind == WhenTerm::kTag) {
           if (!std::binary_search(out_->tags.begin(), out_->tags.end(), t.name)) {
             std::string s = ClosestMatch(t.name, out_->tags);
-            diags_.Error("E3005", t.loc, "when-expression refers to unknown tag '" + t.name + "'",
+            diags_.Error(DiagCode::E3005, t.loc,
+                         "when-expression refers to unknown tag '" + t.name + "'",
                          s.empty() ? "no rule carries this tag" : "did you mean '" + s + "'?");
           }
         }
@@ -663,7 +674,7 @@ class Checker {
           auto from = std::find(stack.begin(), stack.end(), d);
           for (auto it = from; it != stack.end(); ++it) path += pending_[*it].ir.id + " -> ";
           path += pending_[d].ir.id;
-          diags_.Error("E3006", pending_[i].when_loc, "cycle in when-expressions: " + path,
+          diags_.Error(DiagCode::E3006, pending_[i].when_loc, "cycle in when-expressions: " + path,
                        "this expression closes the cycle",
                        "when-rules may read rules and tags only of rules decided before them");
           cycle = true;

@@ -35,7 +35,7 @@ void Print(const Diagnostics& diags, const CommonOptions& common) {
 int ExitFor(const Diagnostics& diags) {
   if (!diags.has_errors()) return kExitOk;
   for (const Diagnostic& d : diags.all()) {
-    if (d.severity == Severity::kError && d.code != "E1001") return kExitDiagnostics;
+    if (d.severity == Severity::kError && d.id != DiagCode::E1001) return kExitDiagnostics;
   }
   return kExitIo;
 }

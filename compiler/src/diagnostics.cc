@@ -78,15 +78,33 @@ void Diagnostics::Add(Diagnostic d) {
   diagnostics_.push_back(std::move(d));
 }
 
-void Diagnostics::Error(std::string code, Loc loc, std::string message, std::string label,
+namespace {
+
+struct Registered {
+  const char* name;
+  const char* title;
+};
+
+constexpr Registered kRegistry[] = {
+#define DOBERMAN_DIAGNOSTIC(code, title) {#code, title},
+#include "diagnostic_codes.def"
+#undef DOBERMAN_DIAGNOSTIC
+};
+
+}  // namespace
+
+const char* DiagCodeName(DiagCode code) { return kRegistry[static_cast<size_t>(code)].name; }
+const char* DiagCodeTitle(DiagCode code) { return kRegistry[static_cast<size_t>(code)].title; }
+
+void Diagnostics::Error(DiagCode code, Loc loc, std::string message, std::string label,
                         std::string help) {
-  Add({Severity::kError, std::move(code), std::move(message), loc, std::move(label),
+  Add({Severity::kError, code, DiagCodeName(code), std::move(message), loc, std::move(label),
        std::move(help)});
 }
 
-void Diagnostics::Warning(std::string code, Loc loc, std::string message, std::string label,
+void Diagnostics::Warning(DiagCode code, Loc loc, std::string message, std::string label,
                           std::string help) {
-  Add({Severity::kWarning, std::move(code), std::move(message), loc, std::move(label),
+  Add({Severity::kWarning, code, DiagCodeName(code), std::move(message), loc, std::move(label),
        std::move(help)});
 }
 

@@ -4,6 +4,7 @@
 #ifndef DOBERMAN_COMPILER_DIAGNOSTICS_H_
 #define DOBERMAN_COMPILER_DIAGNOSTICS_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,9 +15,21 @@ namespace doberman::compiler {
 
 enum class Severity { kError, kWarning, kNote };
 
+// Every code dobermanc can report, from the registry (diagnostic_codes.def). Call sites name codes
+// by this type, so a typo or an undocumented code does not compile.
+enum class DiagCode : uint16_t {
+#define DOBERMAN_DIAGNOSTIC(code, title) code,
+#include "diagnostic_codes.def"
+#undef DOBERMAN_DIAGNOSTIC
+};
+
+const char* DiagCodeName(DiagCode code);   // "E2104"
+const char* DiagCodeTitle(DiagCode code);  // the registry's one-line meaning
+
 struct Diagnostic {
   Severity severity = Severity::kError;
-  std::string code;     // "E2104"
+  DiagCode id = DiagCode::E1001;
+  std::string code;     // DiagCodeName(id), kept for rendering
   std::string message;  // one line, no trailing period
   Loc loc;
   std::string label;  // printed after the caret
@@ -28,9 +41,9 @@ class Diagnostics {
   explicit Diagnostics(const SourceMap& sources, size_t max_errors = 50)
       : sources_(sources), max_errors_(max_errors) {}
 
-  void Error(std::string code, Loc loc, std::string message, std::string label = {},
+  void Error(DiagCode code, Loc loc, std::string message, std::string label = {},
              std::string help = {});
-  void Warning(std::string code, Loc loc, std::string message, std::string label = {},
+  void Warning(DiagCode code, Loc loc, std::string message, std::string label = {},
                std::string help = {});
 
   size_t error_count() const { return error_count_; }

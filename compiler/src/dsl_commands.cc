@@ -24,7 +24,7 @@ void Print(const Diagnostics& diags, const CommonOptions& common) {
 
 int ExitFor(const Diagnostics& diags) {
   for (const Diagnostic& d : diags.all()) {
-    if (d.severity == Severity::kError && d.code != "E1001") return kExitDiagnostics;
+    if (d.severity == Severity::kError && d.id != DiagCode::E1001) return kExitDiagnostics;
   }
   return diags.has_errors() ? kExitIo : kExitOk;
 }
@@ -36,7 +36,7 @@ int Translate(const std::string& path, const std::string& to, const CommonOption
   ParsedFile parsed = LoadSourceFile(path, sources, diags);
   if (diags.has_errors() || std::holds_alternative<std::monostate>(parsed)) {
     if (!diags.has_errors())
-      diags.Error("E1004", Loc{}, path + " is not a rule file or pack manifest");
+      diags.Error(DiagCode::E1004, Loc{}, path + " is not a rule file or pack manifest");
     Print(diags, common);
     return ExitFor(diags);
   }
@@ -50,7 +50,7 @@ int Translate(const std::string& path, const std::string& to, const CommonOption
   bool printed =
       to_dsl ? PrintDsl(parsed, comments, &out, &error) : PrintYaml(parsed, comments, &out, &error);
   if (!printed) {
-    diags.Error("E1010", error.loc,
+    diags.Error(DiagCode::E1010, error.loc,
                 "cannot write this file in " + std::string(to_dsl ? "the DSL" : "YAML") +
                     " without changing it: " + error.message);
     Print(diags, common);
@@ -65,7 +65,7 @@ int Translate(const std::string& path, const std::string& to, const CommonOption
   std::string difference;
   if (check.has_errors() || !AstEqual(parsed, back, &difference)) {
     if (check.has_errors()) difference = "the output does not parse:\n" + check.RenderText(false);
-    diags.Error("E1010", Loc{},
+    diags.Error(DiagCode::E1010, Loc{},
                 "refusing to print " + path + " as " + to +
                     ": the output would not read back the same (" + difference + ")",
                 "", "this is a bug in dobermanc; please report it with the input file");

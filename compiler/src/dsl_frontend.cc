@@ -22,12 +22,13 @@ using doberman_dsl::DobermanLexer;
 using doberman_dsl::DobermanParser;
 using P = DobermanParser;
 
-constexpr const char* kSyntax = "E1003";      // the parser did not expect this token
-constexpr const char* kLexical = "E1006";     // stray character, unterminated string/regex/comment
-constexpr const char* kEscape = "E1007";      // invalid escape in a string
-constexpr const char* kFlagLetter = "E1008";  // unknown regex flag letter
-constexpr const char* kStructure =
-    "E1009";  // field or block given twice; manifest mixed with rules
+constexpr DiagCode kSyntax = DiagCode::E1003;  // the parser did not expect this token
+constexpr DiagCode kLexical =
+    DiagCode::E1006;                           // stray character, unterminated string/regex/comment
+constexpr DiagCode kEscape = DiagCode::E1007;  // invalid escape in a string
+constexpr DiagCode kFlagLetter = DiagCode::E1008;  // unknown regex flag letter
+constexpr DiagCode kStructure =
+    DiagCode::E1009;  // field or block given twice; manifest mixed with rules
 
 bool Has(const antlr4::misc::IntervalSet& set, size_t type) { return set.contains(type); }
 
@@ -96,11 +97,11 @@ struct FileContext {
     }
     return At(end, 1);
   }
-  void Error(const char* code, Loc loc, std::string message, std::string label = {},
+  void Error(DiagCode code, Loc loc, std::string message, std::string label = {},
              std::string help = {}) const {
     if (pending != nullptr && pending->size() < kMaxPending) {
-      pending->push_back(
-          {Severity::kError, code, std::move(message), loc, std::move(label), std::move(help)});
+      pending->push_back({Severity::kError, code, DiagCodeName(code), std::move(message), loc,
+                          std::move(label), std::move(help)});
     }
   }
   bool Capped() const { return pending != nullptr && pending->size() >= kMaxPending; }
@@ -641,7 +642,7 @@ class Builder {
             } else {
               // The AST holds only the two exemptions, so an unknown one is reported here (as the
               // YAML front-end does).
-              fc_.Error("E2103", t.loc, "unknown exemption '" + t.value + "'",
+              fc_.Error(DiagCode::E2103, t.loc, "unknown exemption '" + t.value + "'",
                         "expected 'hashes' or 'identifiers'");
             }
           }
@@ -862,8 +863,7 @@ ParsedFile ParseDslFile(const SourceMap& sources, uint32_t file, Diagnostics& di
     return std::pair(a.loc.line, a.loc.column) < std::pair(b.loc.line, b.loc.column);
   });
   for (Diagnostic& d : pending) {
-    diags.Error(std::move(d.code), d.loc, std::move(d.message), std::move(d.label),
-                std::move(d.help));
+    diags.Error(d.id, d.loc, std::move(d.message), std::move(d.label), std::move(d.help));
   }
   return result;
 }

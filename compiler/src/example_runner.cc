@@ -36,13 +36,13 @@ ExampleStats RunExamples(const IrPack& pack, std::span<const uint8_t> signed_pac
   doberman_status s = doberman_pack_load_memory(signed_pack.data(), signed_pack.size(), &options,
                                                 &loaded, error, sizeof error);
   if (s != DOBERMAN_OK) {
-    diags.Error("E5003", pack.manifest_loc,
+    diags.Error(DiagCode::E5003, pack.manifest_loc,
                 std::string("the built pack does not load in the runtime: ") + error);
     return stats;
   }
   doberman_scratch* scratch = nullptr;
   if (doberman_scratch_create(loaded, &scratch) != DOBERMAN_OK) {
-    diags.Error("E5003", pack.manifest_loc, "cannot allocate runtime scratch");
+    diags.Error(DiagCode::E5003, pack.manifest_loc, "cannot allocate runtime scratch");
     doberman_pack_free(loaded);
     return stats;
   }
@@ -80,11 +80,12 @@ ExampleStats RunExamples(const IrPack& pack, std::span<const uint8_t> signed_pac
                      doberman_rule_id(loaded, result.hits[h].rule);
         }
         if (e.expect_match) {
-          diags.Error("E5001", e.loc, "rule '" + rule.id + "' does not fire on its match example",
+          diags.Error(DiagCode::E5001, e.loc,
+                      "rule '" + rule.id + "' does not fire on its match example",
                       "expected a match on this " + Describe(c),
                       other.empty() ? std::string() : "rules that fired instead: " + other);
         } else {
-          diags.Error("E5002", e.loc, "rule '" + rule.id + "' fires on its pass example",
+          diags.Error(DiagCode::E5002, e.loc, "rule '" + rule.id + "' fires on its pass example",
                       "this " + Describe(c) + " should pass",
                       "narrow the pattern, or add a `none:` pattern for this shape");
         }

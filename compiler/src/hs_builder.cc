@@ -52,8 +52,9 @@ bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>*
     const IrRule& rule = pack.rules[p.rule];
     if (hs_expression_info(p.expression.c_str(), EffectiveFlags(p), &info, &err) != HS_SUCCESS) {
       std::string msg = err ? err->message : "unknown error";
-      diags.Error("E4001", ErrorLoc(p, msg), "invalid pattern in rule '" + rule.id + "': " + msg,
-                  "Hyperscan rejects this", "patterns use Hyperscan (PCRE subset) syntax");
+      diags.Error(DiagCode::E4001, ErrorLoc(p, msg),
+                  "invalid pattern in rule '" + rule.id + "': " + msg, "Hyperscan rejects this",
+                  "patterns use Hyperscan (PCRE subset) syntax");
       hs_free_compile_error(err);
       (*valid)[i] = false;
       continue;
@@ -62,7 +63,8 @@ bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>*
       Loc loc = p.loc;
       loc.column += p.content_offset;
       loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
-      diags.Error("E4002", loc, "pattern in rule '" + rule.id + "' can match the empty string",
+      diags.Error(DiagCode::E4002, loc,
+                  "pattern in rule '" + rule.id + "' can match the empty string",
                   "matches without consuming input", "anchor it or require at least one character");
       (*valid)[i] = false;
     }
@@ -153,7 +155,7 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
     }
   }
   if (groups.size() > internal::kMaxDatabaseGroups) {
-    diags.Error("E4004", pack.manifest_loc,
+    diags.Error(DiagCode::E4004, pack.manifest_loc,
                 "rules use " + std::to_string(groups.size()) +
                     " different sets of scopes; a pack holds " +
                     std::to_string(internal::kMaxDatabaseGroups) + " database groups at most",
@@ -192,7 +194,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
           size_t size = 0;
           if (hs_serialize_database(db, &bytes, &size) != HS_SUCCESS) {
             hs_free_database(db);
-            diags.Error("E4004", pack.manifest_loc, "Hyperscan could not serialize a database");
+            diags.Error(DiagCode::E4004, pack.manifest_loc,
+                        "Hyperscan could not serialize a database");
             return false;
           }
           CompiledDatabase cd;
@@ -213,14 +216,14 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
         int index = err ? err->expression : -1;
         hs_free_compile_error(err);
         if (index < 0 || static_cast<size_t>(index) >= ids.size()) {
-          diags.Error("E4004", pack.manifest_loc,
+          diags.Error(DiagCode::E4004, pack.manifest_loc,
                       std::string("Hyperscan cannot compile the database of scope ") +
                           kScopeNames[scope] + " and the scopes sharing it: " + msg,
                       "", "split the pack or simplify its largest patterns");
           return false;
         }
         const IrPattern& p = pack.patterns[ids[index]];
-        diags.Error("E4003", ErrorLoc(p, msg),
+        diags.Error(DiagCode::E4003, ErrorLoc(p, msg),
                     "pattern in rule '" + pack.rules[p.rule].id + "' does not compile: " + msg,
                     p.som ? "needs a start-of-match, which makes it too complex" : "",
                     p.som ? "validators and mention checks need spans: simplify the pattern "

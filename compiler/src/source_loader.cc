@@ -68,17 +68,18 @@ bool IsRuleSourcePath(const std::string& path) {
 ParsedFile LoadSourceFile(const std::string& path, SourceMap& sources, Diagnostics& diags) {
   std::string text;
   if (IsSymlink(path)) {
-    diags.Error("E1011", Loc{},
+    diags.Error(DiagCode::E1011, Loc{},
                 path + " is a symbolic link; rule sources are read from regular files only", "",
                 "copy the file into the rules tree, or include its real location");
     return {};
   }
   if (!IsRuleSourcePath(path)) {
-    diags.Error("E1004", Loc{}, path + " is not a rule file (expected .yaml, .yml or .dbr)");
+    diags.Error(DiagCode::E1004, Loc{},
+                path + " is not a rule file (expected .yaml, .yml or .dbr)");
     return {};
   }
   if (!ReadFile(path, &text)) {
-    diags.Error("E1001", Loc{}, "cannot read " + path);
+    diags.Error(DiagCode::E1001, Loc{}, "cannot read " + path);
     return {};
   }
   uint32_t id = sources.Add(path, std::move(text));
@@ -92,7 +93,7 @@ std::vector<std::string> FindManifests(const std::string& path, SourceMap& sourc
   std::error_code ec;
   if (fs::is_regular_file(path, ec)) return {path};
   if (!fs::is_directory(path, ec)) {
-    diags.Error("E1001", Loc{}, "no such file or folder: " + path);
+    diags.Error(DiagCode::E1001, Loc{}, "no such file or folder: " + path);
     return {};
   }
   std::vector<std::string> candidates;
@@ -111,7 +112,7 @@ std::vector<std::string> FindManifests(const std::string& path, SourceMap& sourc
     }
   }
   (void)sources;
-  if (out.empty()) diags.Error("E1001", Loc{}, "no pack manifest in " + path);
+  if (out.empty()) diags.Error(DiagCode::E1001, Loc{}, "no pack manifest in " + path);
   return out;
 }
 
@@ -120,7 +121,7 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
   ParsedFile parsed = LoadSourceFile(manifest_path, sources, diags);
   if (!std::holds_alternative<ManifestAst>(parsed)) {
     if (!diags.has_errors()) {
-      diags.Error("E1004", Loc{}, manifest_path + " is a rule file, not a pack manifest");
+      diags.Error(DiagCode::E1004, Loc{}, manifest_path + " is a rule file, not a pack manifest");
     }
     return false;
   }
@@ -148,7 +149,7 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
       matched.push_back(p.string());
     }
     if (matched.empty()) {
-      diags.Error("E1005", inc.loc, "include '" + inc.value + "' matches no rule file",
+      diags.Error(DiagCode::E1005, inc.loc, "include '" + inc.value + "' matches no rule file",
                   "not found relative to " + (base.empty() ? std::string(".") : base.string()),
                   "includes are files, folders or name globs relative to the manifest");
       continue;
@@ -163,8 +164,8 @@ bool LoadPackSources(const std::string& manifest_path, SourceMap& sources, Diagn
     if (std::holds_alternative<RuleFileAst>(pf)) {
       out->files.push_back(std::get<RuleFileAst>(std::move(pf)));
     } else if (std::holds_alternative<ManifestAst>(pf)) {
-      diags.Error("E1004", std::get<ManifestAst>(pf).loc, "a manifest cannot be included as rules",
-                  "this file is a pack manifest");
+      diags.Error(DiagCode::E1004, std::get<ManifestAst>(pf).loc,
+                  "a manifest cannot be included as rules", "this file is a pack manifest");
     }
   }
   return true;

@@ -30,7 +30,8 @@ class WhenParser {
   }
 
   bool Fail(const std::string& msg, const std::string& label) {
-    diags_.Error("E3007", At(tok_start_, text_.size()), "invalid when-expression: " + msg, label,
+    diags_.Error(DiagCode::E3007, At(tok_start_, text_.size()), "invalid when-expression: " + msg,
+                 label,
                  "write e.g. `tag:secret and not rule.id` (operators: and, or, not, parentheses)");
     return false;
   }

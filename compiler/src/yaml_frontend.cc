@@ -26,7 +26,7 @@ class YamlReader {
   // Text of a scalar; reports E2101 when the node is not a scalar.
   Text Scalar(const YAML::Node& n, std::string_view what) {
     if (!n.IsScalar()) {
-      diags_.Error("E2101", LocOf(n), std::string(what) + " must be a single value",
+      diags_.Error(DiagCode::E2101, LocOf(n), std::string(what) + " must be a single value",
                    "expected a scalar here");
       return {};
     }
@@ -48,7 +48,7 @@ class YamlReader {
     } else if (n.IsSequence()) {
       for (const YAML::Node& item : n) out.push_back(Scalar(item, what));
     } else {
-      diags_.Error("E2101", LocOf(n), std::string(what) + " must be a list of values");
+      diags_.Error(DiagCode::E2101, LocOf(n), std::string(what) + " must be a list of values");
     }
     return out;
   }
@@ -57,7 +57,7 @@ class YamlReader {
   void Fields(const YAML::Node& map, std::string_view what,
               const std::map<std::string, std::function<void(const YAML::Node&)>>& handlers) {
     if (!map.IsMap()) {
-      diags_.Error("E2101", LocOf(map), std::string(what) + " must be a mapping of fields");
+      diags_.Error(DiagCode::E2101, LocOf(map), std::string(what) + " must be a mapping of fields");
       return;
     }
     std::vector<std::string> known;
@@ -65,12 +65,12 @@ class YamlReader {
     std::vector<std::string> seen;
     for (const auto& kv : map) {
       if (!kv.first.IsScalar()) {
-        diags_.Error("E2101", LocOf(kv.first), "field names must be plain words");
+        diags_.Error(DiagCode::E2101, LocOf(kv.first), "field names must be plain words");
         continue;
       }
       const std::string& key = kv.first.Scalar();
       if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-        diags_.Warning("W2105", LocOf(kv.first, static_cast<uint32_t>(key.size())),
+        diags_.Warning(DiagCode::W2105, LocOf(kv.first, static_cast<uint32_t>(key.size())),
                        "field '" + key + "' is given twice in " + std::string(what),
                        "repeated here", "the later value wins for single values; lists are joined");
       }
@@ -78,7 +78,7 @@ class YamlReader {
       auto it = handlers.find(key);
       if (it == handlers.end()) {
         std::string suggestion = ClosestMatch(key, known);
-        diags_.Error("E2104", LocOf(kv.first, static_cast<uint32_t>(key.size())),
+        diags_.Error(DiagCode::E2104, LocOf(kv.first, static_cast<uint32_t>(key.size())),
                      "unknown field '" + key + "' in " + std::string(what),
                      suggestion.empty() ? "not a field of " + std::string(what)
                                         : "did you mean '" + suggestion + "'?",
@@ -102,7 +102,7 @@ class YamlReader {
     if (n.IsScalar() || n.IsMap()) {
       list.push_back(n);
     } else if (!n.IsSequence()) {
-      diags_.Error("E2101", LocOf(n), "patterns must be a list of regular expressions");
+      diags_.Error(DiagCode::E2101, LocOf(n), "patterns must be a list of regular expressions");
       return;
     }
     for (const YAML::Node& item : (n.IsSequence() ? n : list)) {
@@ -122,7 +122,8 @@ class YamlReader {
                    {"flags", [&](const YAML::Node& v) { p.flags = ScalarList(v, "flags"); }},
                });
         if (!p.regex.present()) {
-          diags_.Error("E2102", LocOf(item), "pattern has no 'regex'", "", "write `regex: '...'`");
+          diags_.Error(DiagCode::E2102, LocOf(item), "pattern has no 'regex'", "",
+                       "write `regex: '...'`");
           continue;
         }
       }
@@ -150,7 +151,7 @@ class YamlReader {
   void Examples(const YAML::Node& n, std::vector<ExampleAst>* out) {
     auto list = [&](const YAML::Node& v, bool match) {
       if (!v.IsSequence()) {
-        diags_.Error("E2101", LocOf(v), "examples must be a list");
+        diags_.Error(DiagCode::E2101, LocOf(v), "examples must be a list");
         return;
       }
       for (const YAML::Node& item : v) {
@@ -191,7 +192,7 @@ class YamlReader {
                  } else if (t.value == "identifiers") {
                    v->exempt_identifiers = Text{"true", t.loc};
                  } else {
-                   diags_.Error("E2103", t.loc, "unknown exemption '" + t.value + "'",
+                   diags_.Error(DiagCode::E2103, t.loc, "unknown exemption '" + t.value + "'",
                                 "expected 'hashes' or 'identifiers'");
                  }
                }
@@ -242,7 +243,7 @@ class YamlReader {
             {"wrappers",
              [&](const YAML::Node& v) {
                if (!v.IsSequence()) {
-                 diags_.Error("E2101", LocOf(v), "wrappers must be a list");
+                 diags_.Error(DiagCode::E2101, LocOf(v), "wrappers must be a list");
                  return;
                }
                for (const YAML::Node& w : v) {
@@ -271,7 +272,7 @@ class YamlReader {
             {"aliases",
              [&](const YAML::Node& v) {
                if (!v.IsSequence()) {
-                 diags_.Error("E2101", LocOf(v), "aliases must be a list");
+                 diags_.Error(DiagCode::E2101, LocOf(v), "aliases must be a list");
                  return;
                }
                for (const YAML::Node& a : v) {
@@ -319,7 +320,7 @@ class YamlReader {
             {"limits",
              [&](const YAML::Node& v) {
                if (!v.IsMap()) {
-                 diags_.Error("E2101", LocOf(v), "limits must be a mapping");
+                 diags_.Error(DiagCode::E2101, LocOf(v), "limits must be a mapping");
                  return;
                }
                for (const auto& kv : v) {
@@ -339,7 +340,7 @@ class YamlReader {
                {"rules",
                 [&](const YAML::Node& v) {
                   if (!v.IsSequence()) {
-                    diags_.Error("E2101", LocOf(v), "rules must be a list");
+                    diags_.Error(DiagCode::E2101, LocOf(v), "rules must be a list");
                     return;
                   }
                   for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
@@ -434,7 +435,7 @@ size_t ExpandedSize(const YAML::Node& n, std::map<size_t, size_t>* memo, size_t 
 
 ParsedFile ParseYamlFile(const SourceMap& sources, uint32_t file, Diagnostics& diags) {
   if (NestingBound(sources.Text(file)) > kMaxYamlDepth) {
-    diags.Error("E1002", Loc{file, 1, 1, 1},
+    diags.Error(DiagCode::E1002, Loc{file, 1, 1, 1},
                 "YAML nested too deeply (more than " + std::to_string(kMaxYamlDepth) + " levels)",
                 "", "rule files nest a few levels; check for runaway brackets or dashes");
     return {};
@@ -444,22 +445,22 @@ ParsedFile ParseYamlFile(const SourceMap& sources, uint32_t file, Diagnostics& d
     root = YAML::Load(sources.Text(file));
     std::map<size_t, size_t> memo;
     if (ExpandedSize(root, &memo, 0) > kMaxYamlNodes) {
-      diags.Error("E1002", Loc{file, 1, 1, 1}, "YAML too large once aliases are expanded", "",
-                  "more than " + std::to_string(kMaxYamlNodes) + " nodes; avoid *aliases");
+      diags.Error(DiagCode::E1002, Loc{file, 1, 1, 1}, "YAML too large once aliases are expanded",
+                  "", "more than " + std::to_string(kMaxYamlNodes) + " nodes; avoid *aliases");
       return {};
     }
   } catch (const YAML::ParserException& e) {
     Loc loc{file, static_cast<uint32_t>(std::max(0, e.mark.line) + 1),
             static_cast<uint32_t>(std::max(0, e.mark.column) + 1), 1};
-    diags.Error("E1002", loc, "YAML syntax error: " + e.msg, "here");
+    diags.Error(DiagCode::E1002, loc, "YAML syntax error: " + e.msg, "here");
     return {};
   } catch (const YAML::Exception& e) {
-    diags.Error("E1002", Loc{file, 1, 1, 1}, std::string("YAML error: ") + e.what());
+    diags.Error(DiagCode::E1002, Loc{file, 1, 1, 1}, std::string("YAML error: ") + e.what());
     return {};
   }
   YamlReader reader(sources, file, diags);
   if (!root.IsMap()) {
-    diags.Error("E1004", Loc{file, 1, 1, 1}, "not a rule file or pack manifest",
+    diags.Error(DiagCode::E1004, Loc{file, 1, 1, 1}, "not a rule file or pack manifest",
                 "expected a mapping with 'rules:' or 'pack:' at the top",
                 "a rule file starts with `rules:`, a manifest with `pack:`");
     return {};
@@ -468,10 +469,10 @@ ParsedFile ParseYamlFile(const SourceMap& sources, uint32_t file, Diagnostics& d
     if (root["pack"]) return reader.Manifest(root);
     if (root["rules"] || root["shell"]) return reader.RuleFile(root);
   } catch (const YAML::Exception& e) {
-    diags.Error("E1002", Loc{file, 1, 1, 1}, std::string("YAML error: ") + e.what());
+    diags.Error(DiagCode::E1002, Loc{file, 1, 1, 1}, std::string("YAML error: ") + e.what());
     return {};
   }
-  diags.Error("E1004", Loc{file, 1, 1, 1}, "not a rule file or pack manifest",
+  diags.Error(DiagCode::E1004, Loc{file, 1, 1, 1}, "not a rule file or pack manifest",
               "no 'rules:', 'shell:' or 'pack:' at the top level");
   return {};
 }

@@ -1,29 +1,38 @@
 #!/usr/bin/env python3
-"""Every diagnostic code the compiler can emit is documented in docs/diagnostics.md, each code has one
-meaning (no two call sites define the same code for different things by accident: a code is
-documented once), and the page lists no code the compiler no longer has."""
+"""The diagnostic registry (compiler/src/diagnostic_codes.def) and docs/diagnostics.md are the same
+table, code for code and title for title; every registered code is reported somewhere in the compiler
+(DiagCode::...), and no code is registered twice. Call sites cannot name an unregistered code: that
+does not compile."""
 import os
 import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 src_dir = os.path.join(ROOT, "compiler", "src")
+with open(os.path.join(src_dir, "diagnostic_codes.def")) as f:
+    registry = [(c, t.replace('\\"', '"').replace("\\\\", "\\"))
+                for c, t in re.findall(r'^DOBERMAN_DIAGNOSTIC\(([EW][0-9]{4}), "(.*)"\)$', f.read(), re.M)]
+with open(os.path.join(ROOT, "docs", "diagnostics.md")) as f:
+    documented = re.findall(r"^\| ([EW][0-9]{4}) \| (.*) \|$", f.read(), re.M)
 used = set()
 for name in os.listdir(src_dir):
-    if name.endswith((".cc", ".h")):
+    if name.endswith((".cc", ".h")) and not name.startswith("diagnostics."):
         with open(os.path.join(src_dir, name)) as f:
-            used |= set(re.findall(r'"([EW][0-9]{4})"', f.read()))
-with open(os.path.join(ROOT, "docs", "diagnostics.md")) as f:
-    rows = re.findall(r"^\| ([EW][0-9]{4}) \|", f.read(), re.M)
-documented = set(rows)
+            used |= set(re.findall(r"DiagCode::([EW][0-9]{4})", f.read()))
 problems = []
-if len(rows) != len(documented):
-    problems.append("codes documented twice: %s" % sorted(c for c in documented if rows.count(c) > 1))
-if used - documented:
-    problems.append("emitted but not documented: %s" % sorted(used - documented))
-if documented - used:
-    problems.append("documented but never emitted: %s" % sorted(documented - used))
+codes = [c for c, _ in registry]
+if len(codes) != len(set(codes)):
+    problems.append("registered twice: %s" % sorted(c for c in set(codes) if codes.count(c) > 1))
+if registry != documented:
+    reg, doc = dict(registry), dict(documented)
+    for c in sorted(set(reg) | set(doc)):
+        if reg.get(c) != doc.get(c):
+            problems.append("%s: registry %r, docs %r" % (c, reg.get(c), doc.get(c)))
+    if not problems:
+        problems.append("same codes and titles, in another order")
+if set(codes) - used:
+    problems.append("registered but never reported: %s" % sorted(set(codes) - used))
 for p in problems:
     print("FAIL: " + p)
-print("%d codes emitted, %d documented" % (len(used), len(documented)))
+print("%d codes registered, %d documented, %d reported" % (len(codes), len(documented), len(used)))
 sys.exit(1 if problems else 0)

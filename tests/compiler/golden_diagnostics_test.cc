@@ -94,7 +94,7 @@ TEST(DiagnosticsJson, CarriesCodeAndPlace) {
 TEST(DiagnosticsCap, StopsKeepingErrorsAtTheCap) {
   SourceMap sources;
   Diagnostics diags(sources, 3);
-  for (int i = 0; i < 10; ++i) diags.Error("E9999", Loc{}, "error " + std::to_string(i));
+  for (int i = 0; i < 10; ++i) diags.Error(DiagCode::E3001, Loc{}, "error " + std::to_string(i));
   EXPECT_EQ(diags.error_count(), 10u);
   EXPECT_EQ(diags.all().size(), 3u);
   EXPECT_TRUE(diags.capped());
@@ -161,7 +161,7 @@ TEST(Diagnostics, LongLinesAreCutAroundTheCaret) {
   std::string line(5000, 'a');
   uint32_t file = sources.Add("long.yaml", line + "\n");
   Diagnostics diags(sources);
-  diags.Error("E9999", Loc{file, 1, 4000, 3}, "here");
+  diags.Error(DiagCode::E3001, Loc{file, 1, 4000, 3}, "here");
   std::string out = diags.RenderText();
   EXPECT_LT(out.size(), 600u);
   EXPECT_NE(out.find("long.yaml:1:4000"), std::string::npos);
