@@ -8,7 +8,6 @@
 #include <string>
 
 #include "doberman/doberman.h"
-#include "key_file.h"
 
 namespace {
 
@@ -21,8 +20,7 @@ struct Fixture {
     std::string p = pack_path ? pack_path : "test-packs/r1/mini.dpack";
     std::string k = key_path ? key_path : "test-packs/test.pub";
     doberman_public_key key;
-    std::string error;
-    if (!doberman::internal::ReadPublicKeyFile(k, &key, &error)) std::abort();
+    if (doberman_public_key_read_file(k.c_str(), &key, nullptr, 0) != DOBERMAN_OK) std::abort();
     doberman_load_options o{};
     o.struct_size = sizeof o;
     o.trusted_keys = &key;
