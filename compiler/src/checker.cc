@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <ctime>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -125,7 +126,18 @@ class Checker {
  public:
   Checker(const SourceMap& sources, Diagnostics& diags) : sources_(sources), diags_(diags) {}
 
+  // A rule's source as the pack records it: relative to the manifest's folder, so that the same
+  // sources build the same bytes from any working directory (and no local path leaks into a pack).
+  std::string SourceName(uint32_t file) const {
+    const std::filesystem::path path(sources_.Path(file));
+    if (source_base_.empty()) return path.lexically_normal().string();
+    return path.lexically_normal().lexically_relative(source_base_.lexically_normal()).string();
+  }
+
   bool Run(const ManifestAst* manifest, const std::vector<RuleFileAst>& files, IrPack* out) {
+    if (manifest != nullptr) {
+      source_base_ = std::filesystem::path(sources_.Path(manifest->file)).parent_path();
+    }
     out_ = out;
     if (manifest != nullptr) CheckManifest(*manifest);
     for (const RuleFileAst& f : files) {
@@ -402,7 +414,7 @@ class Checker {
     PendingRule pr;
     IrRule& ir = pr.ir;
     ir.loc = r.loc;
-    ir.source = sources_.Path(r.loc.file) + ":" + std::to_string(r.loc.line);
+    ir.source = SourceName(r.loc.file) + ":" + std::to_string(r.loc.line);
     if (!r.id.present()) {
       diags_.Error(DiagCode::E2102, r.loc, "rule has no 'id'", "",
                    "every rule needs a stable dotted id");
@@ -730,6 +742,7 @@ class Checker {
     }
   }
 
+  std::filesystem::path source_base_;  // the manifest's folder (empty without a manifest)
   const SourceMap& sources_;
   Diagnostics& diags_;
   IrPack* out_ = nullptr;

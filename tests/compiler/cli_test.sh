@@ -73,6 +73,11 @@ SOURCE_DATE_EPOCH=1700000000 "$dobermanc" build "$mini" --key k.key --out r2 2>/
 expect_true "reproducible build" cmp -s r1/mini.dpack r2/mini.dpack
 SOURCE_DATE_EPOCH=1700000001 "$dobermanc" build "$mini" --key k.key --out r3 2>/dev/null
 expect_true "created time is in the signed header" bash -c "! cmp -s r1/mini.dpack r3/mini.dpack"
+# ... and from any working directory (rule sources are recorded relative to the manifest).
+(cd / && SOURCE_DATE_EPOCH=1700000000 "$dobermanc" build "$mini" --key "$work/k.key" --out "$work/r4" 2>/dev/null)
+(cd "$mini" && SOURCE_DATE_EPOCH=1700000000 "$dobermanc" build . --key "$work/k.key" --out "$work/r5" 2>/dev/null)
+expect_true "reproducible from another working directory" cmp -s r1/mini.dpack r4/mini.dpack
+expect_true "reproducible with a relative path" cmp -s r1/mini.dpack r5/mini.dpack
 
 "$dobermanc" test "$mini" >/dev/null 2>&1; check "test passes on mini" 0 $?
 "$dobermanc" --diagnostics json test "$src/tests/golden/yaml/failing_examples.yaml" >tj.out 2>/dev/null
