@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "doberman/doberman.h"
-#include "pack.h"  // runtime: ScopeIndex, Role, WhenInstr, ValidatorSpec, ShellTables, Limits
+#include "pack_model.h"  // the pack contract: ScopeIndex, Role, WhenInstr, ValidatorSpec, ShellTables, Limits
 #include "source_map.h"
 
 namespace doberman::compiler {

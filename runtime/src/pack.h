@@ -15,43 +15,11 @@
 #include "blob_loader.h"
 #include "doberman/doberman.h"
 #include "envelope.h"
+#include "pack_model.h"
 #include "shell_normalizer.h"
 #include "text_normalizer.h"
 
 namespace doberman::internal {
-
-inline constexpr int kScopeCount = 9;  // fb::Scope values 0..8
-inline constexpr uint32_t kAllScopes = (1u << kScopeCount) - 1;
-enum ScopeIndex : uint8_t {
-  kScopeTool = 0,
-  kScopeCommand = 1,
-  kScopeCommandText = 2,
-  kScopePath = 3,
-  kScopeContent = 4,
-  kScopeUrl = 5,
-  kScopeArgs = 6,
-  kScopePrompt = 7,
-  kScopePromptText = 8,
-};
-
-enum class Role : uint8_t { kAny = 0, kAll = 1, kNone = 2 };
-enum class WhenOp : uint8_t { kRule = 0, kTag = 1, kAnd = 2, kOr = 3, kNot = 4, kTrue = 5 };
-
-struct WhenInstr {
-  WhenOp op;
-  uint32_t arg;
-};
-
-struct ValidatorSpec {
-  float min_entropy = 0;
-  uint32_t min_length = 0;
-  bool placeholder = false;
-  bool exempt_hashes = false;
-  bool exempt_identifiers = false;
-  bool Any() const {
-    return min_entropy > 0 || min_length > 0 || placeholder || exempt_hashes || exempt_identifiers;
-  }
-};
 
 struct RuleInfo {
   std::string id, family, reason, message;
@@ -109,17 +77,6 @@ struct HsScratchFree {
   void operator()(hs_scratch_t* s) const { hs_free_scratch(s); }
 };
 using HsScratchPtr = std::unique_ptr<hs_scratch_t, HsScratchFree>;
-
-// Bound on distinct database groups (scope sets) a pack may carry.
-inline constexpr size_t kMaxDatabaseGroups = 32;
-
-struct Limits {
-  uint64_t max_string_bytes = 100000;
-  uint64_t max_content_bytes = 16u << 20;
-  uint64_t max_prompt_bytes = 200000;
-  uint32_t max_units = 4096;
-  DecodeLimits decode;
-};
 
 struct Pack {
   EnvelopeHeader header;

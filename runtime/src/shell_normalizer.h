@@ -13,37 +13,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pack_model.h"
+
 namespace doberman::internal {
-
-// A wrapper command that runs another command (sudo, env, timeout, xargs, ...). It is stripped,
-// with its options, so that `sudo -u root rm -rf /` is matched as `rm -r -f /`.
-struct WrapperSpec {
-  std::string name;
-  // Options that consume the next word (`-u` for sudo, `-n` for nice). `--opt=value` forms need no
-  // entry.
-  std::vector<std::string> value_options;
-  // Positional words consumed before the wrapped command (`timeout 10 cmd`: 1, `chroot DIR cmd`:
-  // 1).
-  int positional_args = 0;
-};
-
-// An option alias applied after short-flag splitting: `rm --recursive` -> `rm -r`.
-struct FlagAlias {
-  std::string command;  // argv[0] basename the alias applies to
-  std::string from;     // e.g. "--recursive", "-R"
-  std::string to;       // e.g. "-r"
-};
-
-// The tables travel inside the signed pack; none of them are hard-coded in the runtime.
-struct ShellTables {
-  std::vector<WrapperSpec> wrappers;
-  // Shells whose `-c PAYLOAD` is parsed recursively (sh, bash, zsh, dash, ksh, su's -c ...).
-  std::vector<std::string> shells;
-  // Commands whose combined short flags are split (`rm -rf` -> `rm -r -f`). Others (find, java) are
-  // not.
-  std::vector<std::string> split_flag_commands;
-  std::vector<FlagAlias> aliases;
-};
 
 struct ShellLimits {
   size_t max_segments = 256;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "pack_model.h"
+
 namespace doberman::internal {
 
 // Folds `in` into `out` (cleared first) for matching turn signatures:
@@ -33,15 +35,6 @@ struct EncodedRun {
   size_t begin;
   size_t end;
   Encoding encoding;
-};
-
-struct DecodeLimits {
-  size_t min_base64 = 24;  // shortest base64/base64url run worth decoding
-  size_t min_hex = 32;     // shortest hex run (even length)
-  size_t min_percent = 3;  // fewest consecutive %XX escapes
-  size_t max_runs = 64;    // at most this many runs per text
-  size_t max_run_bytes =
-      4096;  // runs longer than this are decoded only up to this many input bytes
 };
 
 // What counts as a run (maximal base64/hex stretches, percent stretches, which one wins where they
