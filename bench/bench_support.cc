@@ -10,9 +10,10 @@
 #include <sstream>
 
 #include "decider.h"
+#include "encoded_runs.h"
 #include "json.h"
 #include "key_file.h"
-#include "text_normalizer.h"
+#include "unicode_fold.h"
 #include "units.h"
 
 namespace doberman::bench {

@@ -10,7 +10,8 @@
 
 #include "bench_support.h"
 #include "decider.h"
-#include "text_normalizer.h"
+#include "encoded_runs.h"
+#include "unicode_fold.h"
 #include "units.h"
 
 namespace doberman::bench {

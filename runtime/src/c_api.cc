@@ -19,12 +19,13 @@
 #include "blob_loader.h"
 #include "decider.h"
 #include "doberman/doberman.h"
+#include "encoded_runs.h"
 #include "envelope.h"
 #include "key_file.h"
 #include "pack.h"
 #include "regular_file.h"
 #include "shell_normalizer.h"
-#include "text_normalizer.h"
+#include "unicode_fold.h"
 #include "units.h"
 
 using doberman::internal::LoadOptions;

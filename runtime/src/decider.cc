@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "text_normalizer.h"
+#include "encoded_runs.h"
+#include "unicode_fold.h"
 #include "units.h"
 #include "validators.h"
 

@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "doberman/doberman.h"
+#include "encoded_runs.h"
 #include "mention.h"
 #include "pack.h"
 #include "shell_normalizer.h"
-#include "text_normalizer.h"
+#include "unicode_fold.h"
 #include "validators.h"
 
 namespace doberman::internal {

@@ -14,10 +14,11 @@
 
 #include "blob_loader.h"
 #include "doberman/doberman.h"
+#include "encoded_runs.h"
 #include "envelope.h"
 #include "pack_model.h"
 #include "shell_normalizer.h"
-#include "text_normalizer.h"
+#include "unicode_fold.h"
 
 namespace doberman::internal {
 

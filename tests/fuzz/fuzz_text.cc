@@ -1,6 +1,7 @@
-// Fuzz target for text_normalizer: runs FoldText, ForEachEncodedRun and DecodeRun over arbitrary
-// bytes and aborts when an invariant the turn gate relies on breaks (bounded output, ordered
-// in-bounds runs, decoded size within limits, idempotent folding of valid UTF-8).
+// Fuzz target for the text normalizers (unicode_fold, encoded_runs): runs FoldText,
+// ForEachEncodedRun and DecodeRun over arbitrary bytes and aborts when an invariant the turn gate
+// relies on breaks (bounded output, ordered in-bounds runs, decoded size within limits, idempotent
+// folding of valid UTF-8).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -10,7 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "text_normalizer.h"
+#include "encoded_runs.h"
+#include "unicode_fold.h"
 
 namespace {
 

@@ -1,7 +1,8 @@
-// Unit tests for text_normalizer: Unicode folding of smuggled spellings, and finding/decoding one
-// layer of base64, hex and percent encoding, including the adversarial inputs the turn gate has to
-// survive.
-#include "text_normalizer.h"
+// Unit tests for the text normalizers (unicode_fold, encoded_runs): Unicode folding of smuggled
+// spellings, and finding/decoding one layer of base64, hex and percent encoding, including the
+// adversarial inputs the turn gate has to survive.
+#include "encoded_runs.h"
+#include "unicode_fold.h"
 
 #include <gtest/gtest.h>
 
