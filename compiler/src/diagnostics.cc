@@ -3,8 +3,14 @@
 
 #include <algorithm>
 
+#include "json.h"
+
 namespace doberman::compiler {
 namespace {
+
+// The one JSON string writer (runtime/json): invalid UTF-8 becomes U+FFFD, so the output is always
+// valid JSON whatever bytes a source file holds.
+using internal::AppendJsonString;
 
 const char* SeverityName(Severity s) {
   switch (s) {
@@ -16,38 +22,6 @@ const char* SeverityName(Severity s) {
       return "note";
   }
   return "error";
-}
-
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          snprintf(buf, sizeof buf, "\\u%04x", c);
-          out->append(buf);
-        } else {
-          out->push_back(static_cast<char>(c));
-        }
-    }
-  }
-  out->push_back('"');
 }
 
 size_t EditDistance(std::string_view a, std::string_view b) {
