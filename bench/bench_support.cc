@@ -161,88 +161,25 @@ std::string_view View(const doberman_string& s) {
   return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
 }
 
-std::string_view Bounded(std::string_view text, uint64_t limit) {
-  return text.size() <= limit ? text : text.substr(0, limit);
-}
-
+// WalkCallUnits' visitor that keeps the units (the decider's own walk: nothing to keep in step).
 class UnitLister {
  public:
-  UnitLister(const internal::Pack& pack, std::vector<Unit>* out) : pack_(pack), out_(out) {}
-
-  void Add(int scope, std::string_view text, bool decoded) {
-    if (pack_.scopes[scope].empty() || text.empty()) return;
+  explicit UnitLister(std::vector<bench::Unit>* out) : out_(out) {}
+  void Unit(int scope, doberman_field, uint32_t, std::string_view text, bool decoded, uint32_t) {
     out_->push_back({scope, std::string(text), decoded});
   }
-
-  void AddWithDecoded(int scope, std::string_view raw, bool fold) {
-    const internal::ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.empty() || raw.empty()) return;
-    if (fold) {
-      internal::FoldText(raw, &folded_);
-      Add(scope, folded_, false);
-    } else {
-      Add(scope, raw, false);
-    }
-    if (!sdb.has_decode_rules) return;
-    if (internal::DecodeTagCharacters(raw, /*min_chars=*/4, &decoded_)) {
-      if (fold) {
-        internal::FoldText(decoded_, &decoded_folded_);
-        Add(scope, decoded_folded_, true);
-      } else {
-        Add(scope, decoded_, true);
-      }
-    }
-    internal::ForEachRunToRescan(raw, pack_.limits.decode, [&](const internal::EncodedRun& run) {
-      if (!internal::DecodeRun(raw, run, pack_.limits.decode, &decoded_)) return;
-      if (fold) {
-        internal::FoldText(decoded_, &decoded_folded_);
-        Add(scope, decoded_folded_, true);
-      } else {
-        Add(scope, decoded_, true);
-      }
-    });
-  }
+  void Status(doberman_status) {}
 
  private:
-  const internal::Pack& pack_;
-  std::vector<Unit>* out_;
-  std::string folded_, decoded_, decoded_folded_;
+  std::vector<bench::Unit>* out_;
 };
 
 }  // namespace
 
 void BuildUnits(const internal::Pack& pack, const doberman_call& call, std::vector<Unit>* out) {
-  using namespace internal;
-  UnitLister u(pack, out);
-  const uint64_t max_string = pack.limits.max_string_bytes;
-  u.Add(kScopeTool, Bounded(View(call.tool), max_string), false);
-  std::string_view command = View(call.command);
-  if (!command.empty()) {
-    command = Bounded(command, max_string);
-    u.AddWithDecoded(kScopeCommandText, command, false);
-    if (!pack.scopes[kScopeCommand].empty()) {
-      SegmentList segments;
-      (void)pack.shell->Normalize(command, &segments);
-      for (size_t i = 0; i < segments.count; ++i) u.Add(kScopeCommand, segments.segments[i], false);
-    }
-  }
-  std::string_view path = View(call.path);
-  if (!path.empty() && !pack.scopes[kScopePath].empty()) {
-    std::string canonical;
-    CanonicalPath(Bounded(path, max_string), View(call.cwd), &canonical);
-    u.Add(kScopePath, canonical, false);
-  }
-  u.AddWithDecoded(kScopeContent, Bounded(View(call.content), pack.limits.max_content_bytes),
-                   false);
-  u.AddWithDecoded(kScopeUrl, Bounded(View(call.url), max_string), false);
-  for (size_t i = 0; i < call.arg_count; ++i) {
-    u.AddWithDecoded(kScopeArgs, Bounded(View(call.args[i]), max_string), false);
-  }
-  for (size_t i = 0; i < call.prompt_count; ++i) {
-    std::string_view text = Bounded(View(call.prompt[i].text), pack.limits.max_prompt_bytes);
-    u.AddWithDecoded(kScopePromptText, text, false);
-    u.AddWithDecoded(kScopePrompt, text, true);
-  }
+  internal::UnitBuffers buffers;
+  UnitLister lister(out);
+  internal::WalkCallUnits(pack, call, buffers, lister);
 }
 
 void BuildRawUnits(const doberman_call& call, std::vector<Unit>* out) {

@@ -73,12 +73,8 @@ struct Payload {
 bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skipped,
                 std::string* error);
 
-// Lists the units Doberman scans for `call` with `pack`, mirroring ScanCall in
-// runtime/src/decider.cc: tool; command_text raw (+ tag-character text and decoded runs when the
-// scope has decode rules); command: the canonical segments; path canonicalised; content, url, args
-// (+ decoded); prompt_text raw
-// (+ decoded) and prompt folded (+ decoded, folded). Empty texts and scopes without a database are
-// skipped, as there. Keep in step with ScanCall when it changes.
+// Lists the units Doberman scans for `call` with `pack`: the decider's own walk
+// (runtime/src/call_units.h, WalkCallUnits), so the peers scan exactly what Doberman scans.
 void BuildUnits(const internal::Pack& pack, const doberman_call& call, std::vector<Unit>* out);
 
 // Units without a pack (peer hook processes): raw fields only, no shell normalization, no decoding;

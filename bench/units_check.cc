@@ -1,9 +1,9 @@
 // doberman-units-check: proves that the peers scan what Doberman scans. Linked with
 // -Wl,--wrap=hs_scan, it records every hs_scan call doberman_decide makes (database, bytes) and
 // compares them, call by call, with the unit list BuildUnits prepares for the peers
-// (bench_support.cc mirrors the decider's ScanCall). It also counts heap allocations (operator new,
-// replaced in this program) during warm doberman_decide calls: the hot path promises none once the
-// scratch has grown.
+// (the decider's own walk, WalkCallUnits: this proves the wiring). It also counts heap allocations
+// (operator new, replaced in this program) during warm doberman_decide calls: the hot path promises
+// none once the scratch has grown.
 //
 //   doberman-units-check --pack P --pubkey K --corpus NAME=FILE... [--json OUT]
 // Exit status 1 when any payload differs (the mirror must then follow the runtime). With

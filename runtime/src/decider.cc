@@ -198,44 +198,12 @@ class CallScanner {
   }
 
   // Scans `raw` (folded first when `fold`), then each encoded run in `raw` decoded once.
-  void ScanWithDecoded(int scope, doberman_field field, uint32_t unit, std::string_view raw,
-                       uint32_t origin_bit, bool fold) {
-    const ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.empty() || raw.empty()) return;
-    if (fold) {
-      FoldText(raw, &s_.folded);
-      Scan(scope, field, unit, s_.folded, false, origin_bit);
-    } else {
-      Scan(scope, field, unit, raw, false, origin_bit);
-    }
-    if (!sdb.has_decode_rules) return;
-    // Text spelled in invisible tag characters is rescanned as decoded text.
-    if (DecodeTagCharacters(raw, /*min_chars=*/4, &s_.decoded)) {
-      if (fold) {
-        FoldText(s_.decoded, &s_.decoded_folded);
-        Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
-      } else {
-        Scan(scope, field, unit, s_.decoded, true, origin_bit);
-      }
-    }
-    const DecodeLimits& limits = pack_.limits.decode;
-    const bool overflow = ForEachRunToRescan(raw, limits, [&](const EncodedRun& run) {
-      if (!DecodeRun(raw, run, limits, &s_.decoded)) return;
-      if (fold) {
-        FoldText(s_.decoded, &s_.decoded_folded);
-        Scan(scope, field, unit, s_.decoded_folded, true, origin_bit);
-      } else {
-        Scan(scope, field, unit, s_.decoded, true, origin_bit);
-      }
-    });
-    if (overflow) Raise(s_, DOBERMAN_E_LIMIT);
+  // WalkCallUnits' visitor: one unit to scan, and a bound the call exceeded.
+  void Unit(int scope, doberman_field field, uint32_t unit, std::string_view text, bool decoded,
+            uint32_t origin_bit) {
+    Scan(scope, field, unit, text, decoded, origin_bit);
   }
-
-  std::string_view Bounded(std::string_view text, uint64_t limit) {
-    if (text.size() <= limit) return text;
-    Raise(s_, DOBERMAN_E_LIMIT);
-    return text.substr(0, limit);
-  }
+  void Status(doberman_status status) { Raise(s_, status); }
 
  private:
   Scratch& s_;
@@ -243,22 +211,7 @@ class CallScanner {
   uint32_t units_ = 0;
 };
 
-std::string_view View(const doberman_string& s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
-
 bool ValidString(const doberman_string& s) { return s.data != nullptr || s.size == 0; }
-
-doberman_status MapShellStatus(ShellStatus st) {
-  switch (st) {
-    case ShellStatus::kOk:
-      return DOBERMAN_OK;
-    case ShellStatus::kUnbalanced:
-      return DOBERMAN_E_UNPARSEABLE;
-    default:
-      return DOBERMAN_E_LIMIT;
-  }
-}
 
 void ScanCall(Scratch& s, const doberman_call& call) {
   const Pack& pack = s.pack;
@@ -269,52 +222,7 @@ void ScanCall(Scratch& s, const doberman_call& call) {
     Raise(s, DOBERMAN_E_NOT_LOADED);
   }
   CallScanner scanner(s);
-  constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
-  const uint64_t max_string = pack.limits.max_string_bytes;
-
-  scanner.Scan(kScopeTool, DOBERMAN_FIELD_TOOL, 0, scanner.Bounded(View(call.tool), max_string),
-               false, kAllOrigins);
-
-  std::string_view command = View(call.command);
-  if (!command.empty()) {
-    command = scanner.Bounded(command, max_string);
-    scanner.ScanWithDecoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins,
-                            false);
-    if (!pack.scopes[kScopeCommand].empty()) {
-      s.segments.Clear();
-      doberman_status st = MapShellStatus(pack.shell->Normalize(command, &s.segments));
-      if (st != DOBERMAN_OK) Raise(s, st);
-      for (size_t i = 0; i < s.segments.count; ++i) {
-        scanner.Scan(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
-                     s.segments.segments[i], false, kAllOrigins);
-      }
-    }
-  }
-
-  std::string_view path = View(call.path);
-  if (!path.empty() && !pack.scopes[kScopePath].empty()) {
-    CanonicalPath(scanner.Bounded(path, max_string), View(call.cwd), &s.path);
-    scanner.Scan(kScopePath, DOBERMAN_FIELD_PATH, 0, s.path, false, kAllOrigins);
-  }
-
-  scanner.ScanWithDecoded(kScopeContent, DOBERMAN_FIELD_CONTENT, 0,
-                          scanner.Bounded(View(call.content), pack.limits.max_content_bytes),
-                          kAllOrigins, false);
-  scanner.ScanWithDecoded(kScopeUrl, DOBERMAN_FIELD_URL, 0,
-                          scanner.Bounded(View(call.url), max_string), kAllOrigins, false);
-  for (size_t i = 0; i < call.arg_count; ++i) {
-    scanner.ScanWithDecoded(kScopeArgs, DOBERMAN_FIELD_ARGS, static_cast<uint32_t>(i),
-                            scanner.Bounded(View(call.args[i]), max_string), kAllOrigins, false);
-  }
-  for (size_t i = 0; i < call.prompt_count; ++i) {
-    const doberman_prompt_segment& seg = call.prompt[i];
-    const uint32_t origin_bit = 1u << (static_cast<uint32_t>(seg.origin) & 31u);
-    std::string_view text = scanner.Bounded(View(seg.text), pack.limits.max_prompt_bytes);
-    scanner.ScanWithDecoded(kScopePromptText, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text,
-                            origin_bit, false);
-    scanner.ScanWithDecoded(kScopePrompt, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text,
-                            origin_bit, true);
-  }
+  WalkCallUnits(pack, call, s.views, scanner);
 }
 
 bool EvalWhen(const Scratch& s, const std::vector<WhenInstr>& program) {
@@ -390,7 +298,7 @@ Scratch::Scratch(const Pack& p) : pack(p) {
   fired_rules.reserve(rules);
   tag_on.assign(pack.tags.size(), 0);
   hits.reserve(kMaxHits);
-  segments.segments.reserve(16);
+  views.segments.segments.reserve(16);
 }
 
 Scratch::~Scratch() {

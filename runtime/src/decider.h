@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "call_units.h"
 #include "doberman/doberman.h"
 #include "encoded_runs.h"
 #include "mention.h"
@@ -20,28 +21,6 @@
 #include "validators.h"
 
 namespace doberman::internal {
-
-// The encoded runs of `raw` that are decoded and rescanned, in order. Identifier- and path-shaped
-// base64 runs are not encoded payloads: they are skipped without counting against the bound, so
-// ordinary large source files do not exhaust it. Returns true when the bound cut the list short
-// (the caller raises DOBERMAN_E_LIMIT). Shared with bench/ so the peers scan exactly the same
-// units.
-template <typename F>
-bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
-  size_t decoded_runs = 0;
-  size_t next_percent = 0;
-  EncodedRun run{};
-  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent);
-       from = run.end) {
-    if (run.encoding == Encoding::kBase64 &&
-        LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
-      continue;
-    }
-    if (decoded_runs++ == limits.max_runs) return true;
-    on_run(run);
-  }
-  return false;
-}
 
 inline constexpr size_t kMaxHits = 64;
 inline constexpr size_t kMaxCappedSpans = 64;
@@ -73,9 +52,8 @@ struct Scratch {
   std::array<hs_scratch_t*, kScratchSlots> hs{};
   uint8_t fingerprint_key[32];
 
-  // Reused views.
-  SegmentList segments;
-  std::string folded, decoded, decoded_folded, path;
+  // Reused views (the walk over a call's units).
+  UnitBuffers views;
 
   // Per unit.
   std::vector<uint8_t> pattern_hit;

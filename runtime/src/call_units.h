@@ -1,0 +1,152 @@
+// The units of a call, in the order the decider scans them: the tool name; the raw command line
+// (with its tag-character text and decoded runs where the scope has decode rules) and its canonical
+// segments; the canonical path; content, URL and each argument (with decoded runs); each prompt
+// segment raw and folded (with decoded runs). One walk, used by the decider and by the benchmarks,
+// so that what the peers are measured on is what Doberman scans, by construction.
+#ifndef DOBERMAN_RUNTIME_CALL_UNITS_H_
+#define DOBERMAN_RUNTIME_CALL_UNITS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "doberman/doberman.h"
+#include "encoded_runs.h"
+#include "pack.h"
+#include "shell_normalizer.h"
+#include "unicode_fold.h"
+#include "units.h"
+#include "validators.h"
+
+namespace doberman::internal {
+
+// The encoded runs of `raw` that are decoded and rescanned, in order. Identifier- and path-shaped
+// base64 runs are not encoded payloads: they are skipped without counting against the bound, so
+// ordinary large source files do not exhaust it. Returns true when the bound cut the list short
+// (the caller raises DOBERMAN_E_LIMIT).
+template <typename F>
+bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
+  size_t decoded_runs = 0;
+  size_t next_percent = 0;
+  EncodedRun run{};
+  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent);
+       from = run.end) {
+    if (run.encoding == Encoding::kBase64 &&
+        LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
+      continue;
+    }
+    if (decoded_runs++ == limits.max_runs) return true;
+    on_run(run);
+  }
+  return false;
+}
+
+// Working memory of a walk (the decider keeps it in its Scratch, so warm calls do not allocate).
+struct UnitBuffers {
+  SegmentList segments;
+  std::string folded, decoded, decoded_folded, path;
+};
+
+inline doberman_status MapShellStatus(ShellStatus st) {
+  switch (st) {
+    case ShellStatus::kOk:
+      return DOBERMAN_OK;
+    case ShellStatus::kUnbalanced:
+      return DOBERMAN_E_UNPARSEABLE;
+    default:
+      return DOBERMAN_E_LIMIT;
+  }
+}
+
+inline std::string_view StringOf(const doberman_string& s) {
+  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
+}
+
+// Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
+// has a database, and v.Status(status) for every bound the call exceeds (a text cut at its limit, a
+// shell command that could not be read whole, more encoded runs than the limit allows).
+template <typename Visitor>
+void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
+  constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
+  const uint64_t max_string = pack.limits.max_string_bytes;
+  auto bounded = [&](std::string_view text, uint64_t limit) {
+    if (text.size() <= limit) return text;
+    v.Status(DOBERMAN_E_LIMIT);
+    return text.substr(0, limit);
+  };
+  auto unit = [&](int scope, doberman_field field, uint32_t index, std::string_view text,
+                  bool decoded, uint32_t origin_bit) {
+    if (pack.scopes[scope].empty() || text.empty()) return;
+    v.Unit(scope, field, index, text, decoded, origin_bit);
+  };
+  auto with_decoded = [&](int scope, doberman_field field, uint32_t index, std::string_view raw,
+                          uint32_t origin_bit, bool fold) {
+    const ScopeDb& sdb = pack.scopes[scope];
+    if (sdb.empty() || raw.empty()) return;
+    if (fold) {
+      FoldText(raw, &b.folded);
+      unit(scope, field, index, b.folded, false, origin_bit);
+    } else {
+      unit(scope, field, index, raw, false, origin_bit);
+    }
+    if (!sdb.has_decode_rules) return;
+    auto rescan = [&]() {
+      if (fold) {
+        FoldText(b.decoded, &b.decoded_folded);
+        unit(scope, field, index, b.decoded_folded, true, origin_bit);
+      } else {
+        unit(scope, field, index, b.decoded, true, origin_bit);
+      }
+    };
+    // Text spelled in invisible tag characters is rescanned as decoded text.
+    if (DecodeTagCharacters(raw, /*min_chars=*/4, &b.decoded)) rescan();
+    const DecodeLimits& limits = pack.limits.decode;
+    const bool overflow = ForEachRunToRescan(raw, limits, [&](const EncodedRun& run) {
+      if (DecodeRun(raw, run, limits, &b.decoded)) rescan();
+    });
+    if (overflow) v.Status(DOBERMAN_E_LIMIT);
+  };
+
+  unit(kScopeTool, DOBERMAN_FIELD_TOOL, 0, bounded(StringOf(call.tool), max_string), false,
+       kAllOrigins);
+  std::string_view command = StringOf(call.command);
+  if (!command.empty()) {
+    command = bounded(command, max_string);
+    with_decoded(kScopeCommandText, DOBERMAN_FIELD_COMMAND, 0, command, kAllOrigins, false);
+    if (!pack.scopes[kScopeCommand].empty()) {
+      b.segments.Clear();
+      const doberman_status st = MapShellStatus(pack.shell->Normalize(command, &b.segments));
+      if (st != DOBERMAN_OK) v.Status(st);
+      for (size_t i = 0; i < b.segments.count; ++i) {
+        unit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
+             b.segments.segments[i], false, kAllOrigins);
+      }
+    }
+  }
+  const std::string_view path = StringOf(call.path);
+  if (!path.empty() && !pack.scopes[kScopePath].empty()) {
+    CanonicalPath(bounded(path, max_string), StringOf(call.cwd), &b.path);
+    unit(kScopePath, DOBERMAN_FIELD_PATH, 0, b.path, false, kAllOrigins);
+  }
+  with_decoded(kScopeContent, DOBERMAN_FIELD_CONTENT, 0,
+               bounded(StringOf(call.content), pack.limits.max_content_bytes), kAllOrigins, false);
+  with_decoded(kScopeUrl, DOBERMAN_FIELD_URL, 0, bounded(StringOf(call.url), max_string),
+               kAllOrigins, false);
+  for (size_t i = 0; i < call.arg_count; ++i) {
+    with_decoded(kScopeArgs, DOBERMAN_FIELD_ARGS, static_cast<uint32_t>(i),
+                 bounded(StringOf(call.args[i]), max_string), kAllOrigins, false);
+  }
+  for (size_t i = 0; i < call.prompt_count; ++i) {
+    const doberman_prompt_segment& seg = call.prompt[i];
+    const uint32_t origin_bit = 1u << (static_cast<uint32_t>(seg.origin) & 31u);
+    const std::string_view text = bounded(StringOf(seg.text), pack.limits.max_prompt_bytes);
+    with_decoded(kScopePromptText, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text,
+                 origin_bit, false);
+    with_decoded(kScopePrompt, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text, origin_bit,
+                 true);
+  }
+}
+
+}  // namespace doberman::internal
+
+#endif  // DOBERMAN_RUNTIME_CALL_UNITS_H_
