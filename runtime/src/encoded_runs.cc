@@ -139,7 +139,7 @@ bool ClassifyAlphabetRun(std::string_view text, size_t begin, size_t end, size_t
 // window is skipped; when it is inside a stretch shorter than `min_run`, the stretch is skipped
 // too; only a long stretch hands over to the byte loop at its start. Ordinary text and code (words
 // and identifiers shorter than min_run) are crossed touching about one stretch per window. The
-// result is the byte loop's, exactly (tests/unit/text_normalizer_test.cc compares the two on random
+// result is the byte loop's, exactly (tests/unit/encoded_runs_test.cc compares the two on random
 // text). The first skip is done 64 bytes at a time by SkipShortStretches: from `i` (a stretch
 // boundary) and before `limit`, where the first base64 stretch at least min(min_run, 64) long
 // starts, or where the words ran out (the start of the stretch in progress, or the first byte not
