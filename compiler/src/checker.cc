@@ -9,6 +9,7 @@
 #include <ctime>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -23,9 +24,8 @@ const std::vector<std::string> kFamilies = {"secret",       "destructive", "comm
 const std::vector<std::string> kVerdicts = {"PASS", "AUTH", "BLOCK"};
 const std::vector<std::string> kFlags = {"caseless", "dotall", "multiline", "utf8", "ucp", "som"};
 const std::vector<std::string> kOrigins = {"typed", "pasted", "tool_fetched"};
-const std::vector<std::string> kLimitNames = {
-    "max_string_bytes", "max_content_bytes", "max_prompt_bytes",  "max_segments", "max_depth",
-    "max_units",        "max_decoded_runs",  "max_decoded_bytes", "min_base64",   "min_hex"};
+const std::vector<std::string> kLimitNames(std::begin(internal::kPackLimitNames),
+                                           std::end(internal::kPackLimitNames));
 const std::vector<std::string> kPlatforms = {"generic", "avx2", "avx512"};
 
 std::vector<std::string> ScopeNamesWithAny() {
@@ -261,18 +261,7 @@ class Checker {
                      "limit " + l.name.value + " must be between 1 and 2^32");
         continue;
       }
-      IrLimits& L = out_->limits;
-      const std::string& n = l.name.value;
-      if (n == "max_string_bytes") L.max_string_bytes = *v;
-      if (n == "max_content_bytes") L.max_content_bytes = *v;
-      if (n == "max_prompt_bytes") L.max_prompt_bytes = *v;
-      if (n == "max_segments") L.max_segments = static_cast<uint32_t>(*v);
-      if (n == "max_depth") L.max_depth = static_cast<uint32_t>(*v);
-      if (n == "max_units") L.max_units = static_cast<uint32_t>(*v);
-      if (n == "max_decoded_runs") L.max_decoded_runs = static_cast<uint32_t>(*v);
-      if (n == "max_decoded_bytes") L.max_decoded_bytes = static_cast<uint32_t>(*v);
-      if (n == "min_base64") L.min_base64 = static_cast<uint32_t>(*v);
-      if (n == "min_hex") L.min_hex = static_cast<uint32_t>(*v);
+      internal::SetPackLimit(&out_->limits, l.name.value, *v);
     }
   }
 

@@ -61,18 +61,8 @@ struct IrRule {
   Loc loc;
 };
 
-struct IrLimits {
-  uint64_t max_string_bytes = 100000;
-  uint64_t max_content_bytes = 16u << 20;
-  uint64_t max_prompt_bytes = 200000;
-  uint32_t max_segments = 256;
-  uint32_t max_depth = 64;
-  uint32_t max_units = 4096;
-  uint32_t max_decoded_runs = 64;
-  uint32_t max_decoded_bytes = 4096;
-  uint32_t min_base64 = 24;
-  uint32_t min_hex = 32;
-};
+// The pack's limits (one table for the compiler and the runtime: pack_model.h).
+using IrLimits = internal::PackLimits;
 
 struct IrPack {
   std::string name, version, description;

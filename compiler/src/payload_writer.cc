@@ -87,9 +87,11 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
       fb::CreateShellTables(b, b.CreateVector(wrappers), strings(pack.shell.shells),
                             strings(pack.shell.split_flag_commands), b.CreateVector(aliases));
   const IrLimits& L = pack.limits;
-  auto limits = fb::CreateLimits(b, L.max_string_bytes, L.max_content_bytes, L.max_prompt_bytes,
-                                 L.max_segments, L.max_depth, L.max_units, L.max_decoded_runs,
-                                 L.max_decoded_bytes, L.min_base64, L.min_hex);
+  // CreateLimits takes the fields in schema order, which is the order of DOBERMAN_PACK_LIMITS
+  // (limits_table_test fails otherwise).
+#define DOBERMAN_LIMIT_ARG(name, type, default_value) , L.name
+  auto limits = fb::CreateLimits(b DOBERMAN_PACK_LIMITS(DOBERMAN_LIMIT_ARG));
+#undef DOBERMAN_LIMIT_ARG
   auto root = fb::CreatePack(
       b, b.CreateString(pack.name), b.CreateString(pack.version), b.CreateString(pack.description),
       b.CreateString(hs_version), b.CreateVector(rules), b.CreateVector(patterns),

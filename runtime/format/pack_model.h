@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pack_generated.h"
@@ -103,20 +104,64 @@ struct ShellTables {
   std::vector<FlagAlias> aliases;
 };
 
-struct DecodeLimits {
-  size_t min_base64 = 24;  // shortest base64/base64url run worth decoding
-  size_t min_hex = 32;     // shortest hex run (even length)
-  size_t min_percent = 3;  // fewest consecutive %XX escapes
-  size_t max_runs = 64;    // at most this many runs per text
-  size_t max_run_bytes =
-      4096;  // runs longer than this are decoded only up to this many input bytes
+// Every pack limit, once: its name (as a manifest writes it and as the schema's Limits table names
+// it), its type on the wire and its default. The compiler's IR, its manifest checker, the payload
+// writer and the loader are all derived from this list; `limits_table_test` checks the defaults
+// against the schema's.
+#define DOBERMAN_PACK_LIMITS(X)            \
+  X(max_string_bytes, uint64_t, 100000)    \
+  X(max_content_bytes, uint64_t, 16777216) \
+  X(max_prompt_bytes, uint64_t, 200000)    \
+  X(max_segments, uint32_t, 256)           \
+  X(max_depth, uint32_t, 64)               \
+  X(max_units, uint32_t, 4096)             \
+  X(max_decoded_runs, uint32_t, 64)        \
+  X(max_decoded_bytes, uint32_t, 4096)     \
+  X(min_base64, uint32_t, 24)              \
+  X(min_hex, uint32_t, 32)
+
+// The limits as a pack carries them (the compiler's IR; what the loader reads before mapping them
+// onto the runtime's Limits, DecodeLimits and ShellLimits).
+struct PackLimits {
+#define DOBERMAN_LIMIT_FIELD(name, type, default_value) type name = default_value;
+  DOBERMAN_PACK_LIMITS(DOBERMAN_LIMIT_FIELD)
+#undef DOBERMAN_LIMIT_FIELD
 };
 
+inline constexpr const char* kPackLimitNames[] = {
+#define DOBERMAN_LIMIT_NAME(name, type, default_value) #name,
+    DOBERMAN_PACK_LIMITS(DOBERMAN_LIMIT_NAME)
+#undef DOBERMAN_LIMIT_NAME
+};
+
+// Sets the limit called `name` to `value`; false when there is no such limit.
+inline bool SetPackLimit(PackLimits* limits, std::string_view name, uint64_t value) {
+#define DOBERMAN_LIMIT_SET(field, type, default_value) \
+  if (name == #field) {                                \
+    limits->field = static_cast<type>(value);          \
+    return true;                                       \
+  }
+  DOBERMAN_PACK_LIMITS(DOBERMAN_LIMIT_SET)
+#undef DOBERMAN_LIMIT_SET
+  return false;
+}
+
+// The runtime's view of the decoding limits (min_percent is not a pack limit).
+struct DecodeLimits {
+  size_t min_base64 = PackLimits{}.min_base64;      // shortest base64/base64url run worth decoding
+  size_t min_hex = PackLimits{}.min_hex;            // shortest hex run (even length)
+  size_t min_percent = 3;                           // fewest consecutive %XX escapes
+  size_t max_runs = PackLimits{}.max_decoded_runs;  // at most this many runs per text
+  // Runs longer than this are decoded only up to this many input bytes.
+  size_t max_run_bytes = PackLimits{}.max_decoded_bytes;
+};
+
+// The decider's limits, mapped from the pack's by the loader.
 struct Limits {
-  uint64_t max_string_bytes = 100000;
-  uint64_t max_content_bytes = 16u << 20;
-  uint64_t max_prompt_bytes = 200000;
-  uint32_t max_units = 4096;
+  uint64_t max_string_bytes = PackLimits{}.max_string_bytes;
+  uint64_t max_content_bytes = PackLimits{}.max_content_bytes;
+  uint64_t max_prompt_bytes = PackLimits{}.max_prompt_bytes;
+  uint32_t max_units = PackLimits{}.max_units;
   DecodeLimits decode;
 };
 

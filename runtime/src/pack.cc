@@ -159,23 +159,26 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   if (!WhenOrderIsValid(*pack)) {
     return Fail(DOBERMAN_E_STRUCTURE, "when-expressions are malformed or out of order", error);
   }
+  // The pack's limits (the schema's defaults where a pack has none), mapped onto the runtime's.
+  PackLimits pl;
   if (const fb::Limits* l = fp.limits()) {
-    pack->limits.max_string_bytes = l->max_string_bytes();
-    pack->limits.max_content_bytes = l->max_content_bytes();
-    pack->limits.max_prompt_bytes = l->max_prompt_bytes();
-    pack->limits.max_units = l->max_units();
-    pack->limits.decode.max_runs = l->max_decoded_runs();
-    pack->limits.decode.max_run_bytes = l->max_decoded_bytes();
-    pack->limits.decode.min_base64 = l->min_base64();
-    pack->limits.decode.min_hex = l->min_hex();
+#define DOBERMAN_LIMIT_READ(name, type, default_value) pl.name = l->name();
+    DOBERMAN_PACK_LIMITS(DOBERMAN_LIMIT_READ)
+#undef DOBERMAN_LIMIT_READ
   }
+  pack->limits.max_string_bytes = pl.max_string_bytes;
+  pack->limits.max_content_bytes = pl.max_content_bytes;
+  pack->limits.max_prompt_bytes = pl.max_prompt_bytes;
+  pack->limits.max_units = pl.max_units;
+  pack->limits.decode.max_runs = pl.max_decoded_runs;
+  pack->limits.decode.max_run_bytes = pl.max_decoded_bytes;
+  pack->limits.decode.min_base64 = pl.min_base64;
+  pack->limits.decode.min_hex = pl.min_hex;
   ShellTables tables;
   ShellLimits shell_limits;
-  if (const fb::Limits* l = fp.limits()) {
-    shell_limits.max_segments = l->max_segments();
-    shell_limits.max_depth = l->max_depth();
-    shell_limits.max_bytes = l->max_string_bytes();
-  }
+  shell_limits.max_segments = pl.max_segments;
+  shell_limits.max_depth = pl.max_depth;
+  shell_limits.max_bytes = pl.max_string_bytes;
   if (const fb::ShellTables* st = fp.shell()) {
     if (st->wrappers()) {
       for (const fb::Wrapper* w : *st->wrappers()) {
