@@ -157,9 +157,7 @@ bool ReadCorpus(const std::string& path, std::vector<Payload>* out, size_t* skip
 
 namespace {
 
-std::string_view View(const doberman_string& s) {
-  return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
-}
+using internal::StringOf;
 
 // WalkCallUnits' visitor that keeps the units (the decider's own walk: nothing to keep in step).
 class UnitLister {
@@ -187,21 +185,21 @@ void BuildRawUnits(const doberman_call& call, std::vector<Unit>* out) {
   auto add = [&](int scope, std::string_view text) {
     if (!text.empty()) out->push_back({scope, std::string(text), false});
   };
-  add(kScopeTool, View(call.tool));
-  add(kScopeCommandText, View(call.command));
-  add(kScopeCommand, View(call.command));
-  if (!View(call.path).empty()) {
+  add(kScopeTool, StringOf(call.tool));
+  add(kScopeCommandText, StringOf(call.command));
+  add(kScopeCommand, StringOf(call.command));
+  if (!StringOf(call.path).empty()) {
     std::string canonical;
-    CanonicalPath(View(call.path), View(call.cwd), &canonical);
+    CanonicalPath(StringOf(call.path), StringOf(call.cwd), &canonical);
     add(kScopePath, canonical);
   }
-  add(kScopeContent, View(call.content));
-  add(kScopeUrl, View(call.url));
-  for (size_t i = 0; i < call.arg_count; ++i) add(kScopeArgs, View(call.args[i]));
+  add(kScopeContent, StringOf(call.content));
+  add(kScopeUrl, StringOf(call.url));
+  for (size_t i = 0; i < call.arg_count; ++i) add(kScopeArgs, StringOf(call.args[i]));
   for (size_t i = 0; i < call.prompt_count; ++i) {
-    add(kScopePromptText, View(call.prompt[i].text));
+    add(kScopePromptText, StringOf(call.prompt[i].text));
     std::string folded;
-    FoldText(View(call.prompt[i].text), &folded);
+    FoldText(StringOf(call.prompt[i].text), &folded);
     add(kScopePrompt, folded);
   }
 }

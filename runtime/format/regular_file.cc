@@ -23,6 +23,7 @@ int RequireRegular(int fd, const std::string& path, const char* what, std::strin
   if (!S_ISREG(st.st_mode)) {
     *error = std::string(what) + " " + path + " is not a regular file";
     ::close(fd);
+    errno = EINVAL;  // never a stale ENOENT: a FIFO or folder at the path is not a missing file
     return -1;
   }
   const int flags = ::fcntl(fd, F_GETFL);
@@ -39,7 +40,9 @@ int RequireRegular(int fd, const std::string& path, const char* what, std::strin
 int OpenRegularFileForReading(const std::string& path, const char* what, std::string* error) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
-    *error = std::string("cannot open ") + what + " " + path + ": " + std::strerror(errno);
+    const int open_errno = errno;  // callers tell a missing file from others by errno
+    *error = std::string("cannot open ") + what + " " + path + ": " + std::strerror(open_errno);
+    errno = open_errno;
     return -1;
   }
   return RequireRegular(fd, path, what, error);

@@ -82,28 +82,30 @@ const EventName* FindEvent(std::string_view name, Host host) {
   return nullptr;
 }
 
-// Reads an optional string member; false when present with another type (null counts as absent).
+// Payload-level fields (tool inputs have their own messages in tool_input.cc); null counts as
+// absent.
 bool OptionalString(const JsonValue& v, std::string_view key, std::string* out,
                     std::string* error) {
-  const JsonValue* m = v.Find(key);
-  if (m == nullptr || m->type == JsonType::kNull) return true;
-  if (m->type != JsonType::kString) {
-    *error = std::string(key) + " must be a string";
-    return false;
-  }
-  *out = m->text;
-  return true;
+  std::string_view field;
+  if (ReadStringField(v, {key}, out, &field) != FieldRead::kWrongType) return true;
+  *error = std::string(key) + " must be a string";
+  return false;
 }
 
 bool RequiredString(const JsonValue& v, std::string_view key, std::string* out,
                     std::string* error) {
-  const JsonValue* m = v.Find(key);
-  if (m == nullptr || m->type != JsonType::kString) {
-    *error = std::string(key) + (m == nullptr ? " is missing" : " must be a string");
-    return false;
+  std::string_view field;
+  switch (ReadStringField(v, {key}, out, &field)) {
+    case FieldRead::kString:
+      return true;
+    case FieldRead::kWrongType:
+      *error = std::string(key) + " must be a string";
+      return false;
+    case FieldRead::kMissing:
+      break;
   }
-  *out = m->text;
-  return true;
+  *error = std::string(key) + " is missing";
+  return false;
 }
 
 // Tool output on its way to the model is untrusted text: each string a segment of origin

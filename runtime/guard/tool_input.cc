@@ -90,28 +90,22 @@ class Fields {
   Fields(const std::string& tool, const JsonValue& input, std::string* error)
       : tool_(tool), input_(input), error_(error) {}
 
-  // The first of `names` present; false (error set) when present but not a string.
-  bool String(std::initializer_list<std::string_view> names, std::string* out, bool* present) {
-    *present = false;
-    for (std::string_view name : names) {
-      const JsonValue* v = input_.Find(name);
-      if (v == nullptr || v->type == JsonType::kNull) continue;
-      if (v->type != JsonType::kString) return Fail(name, "a string");
-      *out = v->text;
-      *present = true;
-      return true;
-    }
-    return true;
-  }
   bool Required(std::initializer_list<std::string_view> names, std::string* out) {
-    bool present = false;
-    if (!String(names, out, &present)) return false;
-    if (!present) return Fail(*names.begin(), "present");
-    return true;
+    std::string_view field;
+    switch (ReadStringField(input_, names, out, &field)) {
+      case FieldRead::kString:
+        return true;
+      case FieldRead::kWrongType:
+        return Fail(field, "a string");
+      case FieldRead::kMissing:
+        break;
+    }
+    return Fail(*names.begin(), "present");
   }
   bool Optional(std::initializer_list<std::string_view> names, std::string* out) {
-    bool present = false;
-    return String(names, out, &present);
+    std::string_view field;
+    if (ReadStringField(input_, names, out, &field) != FieldRead::kWrongType) return true;
+    return Fail(field, "a string");
   }
   bool Fail(std::string_view field, const char* must_be) {
     *error_ = "tool " + tool_ + ": tool_input." + std::string(field) + " must be " + must_be;
@@ -204,6 +198,19 @@ bool ConvertShell(const std::string& tool, Fields& f, CallInput call, std::vecto
 }
 
 }  // namespace
+
+FieldRead ReadStringField(const JsonValue& object, std::initializer_list<std::string_view> names,
+                          std::string* out, std::string_view* field) {
+  for (std::string_view name : names) {
+    const JsonValue* v = object.Find(name);
+    if (v == nullptr || v->type == JsonType::kNull) continue;
+    *field = name;
+    if (v->type != JsonType::kString) return FieldRead::kWrongType;
+    *out = v->text;
+    return FieldRead::kString;
+  }
+  return FieldRead::kMissing;
+}
 
 void CollectStrings(const JsonValue& v, std::vector<std::string>* out) {
   switch (v.type) {

@@ -5,7 +5,9 @@
 #ifndef DOBERMAN_GUARD_TOOL_INPUT_H_
 #define DOBERMAN_GUARD_TOOL_INPUT_H_
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "doberman/doberman.h"
@@ -37,6 +39,13 @@ inline constexpr const char* kReadTool = "Read";
 // `error` when a known tool's input does not have the shape its host documents.
 bool ConvertToolCall(const std::string& tool, const internal::JsonValue& input,
                      const CallInput& base, std::vector<CallInput>* out, std::string* error);
+
+// Reads the first of `names` in `object` that is present and not null (hosts send null for an
+// absent optional field). kString sets `out`; kWrongType names the field in `field`.
+enum class FieldRead { kMissing, kString, kWrongType };
+FieldRead ReadStringField(const internal::JsonValue& object,
+                          std::initializer_list<std::string_view> names, std::string* out,
+                          std::string_view* field);
 
 // Every string key and value of `v`, depth-first; numbers too (an IP or a port can matter).
 void CollectStrings(const internal::JsonValue& v, std::vector<std::string>* out);
