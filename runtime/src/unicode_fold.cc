@@ -18,26 +18,20 @@ namespace {
 
 // -------------------------------------------------------------------------------------------------
 // Fold table. One sorted list of disjoint code point ranges, searched by bisection; anything
-// outside every range is kept as it is. The ranges are hand-picked rather than derived from
-// UnicodeData.txt: the runtime links no Unicode library, and only the forms that let a keyword be
-// spelled without its ASCII letters matter here. Each output is final (already lower-cased and
-// itself unmapped) so that folding is idempotent on valid UTF-8; the unit test checks that over
-// every code point.
-//
-// Most entries are NFKC followed by lower-casing. Deliberate departures, all towards the plain
-// letter: parenthesized letters (NFKC "(a)"), negative circled/squared letters (no NFKC mapping)
-// and small capitals (no NFKC mapping) fold to the bare letter, because the point is to recover the
-// word they spell.
+// outside every range is kept as it is. The ranges are generated (unicode_fold_table.inc, by
+// scripts/generate-unicode-fold from Python's unicodedata): compatibility forms (NFKC, then lower
+// case) that spell Latin, Greek or Cyrillic letters, digits or ASCII punctuation; Latin, Greek and
+// Cyrillic lower case; look-alikes with no compatibility mapping (small capitals, negative circled
+// letters); invisible characters; white space. The rules and their few overrides are in the script.
+// Each output is final (already folded), so folding is idempotent on valid UTF-8; the unit test
+// checks that over every code point.
 
 enum class RangeKind : uint8_t {
-  kDrop,       // invisible: removed
-  kBlank,      // white space: joins the surrounding white-space run
-  kOffset,     // cp + delta (lower-casing, full-width, enclosed letters)
-  kAltCase,    // Latin Extended-A: even offset from `first` is upper case, +1 is its lower case
-  kText,       // fixed replacement text
-  kMathLatin,  // U+1D400-1D6A3: 13 alphabets of A-Z a-z
-  kMathGreek,  // U+1D6A8-1D7C9: 5 alphabets of 58 Greek letters and symbols
-  kMathDigit,  // U+1D7CE-1D7FF: 5 sets of 0-9
+  kDrop,     // invisible: removed
+  kBlank,    // white space: joins the surrounding white-space run
+  kOffset,   // cp + delta (lower-casing, full-width, enclosed and mathematical letters)
+  kAltCase,  // even offset from `first` is upper case, +1 is its lower case (and kept)
+  kText,     // fixed replacement text
 };
 
 struct FoldRange {
@@ -68,296 +62,9 @@ constexpr FoldRange Text(char32_t first, char32_t last, std::string_view text) {
   return {first, last, RangeKind::kText, 0, text};
 }
 constexpr FoldRange Text(char32_t cp, std::string_view text) { return Text(cp, cp, text); }
-constexpr FoldRange Math(char32_t first, char32_t last, RangeKind kind) {
-  return {first, last, kind, 0, {}};
-}
 
 constexpr FoldRange kFoldRanges[] = {
-    // Latin-1 Supplement.
-    Blank(0x0085, 0x0085),  // NEL
-    Blank(0x00A0, 0x00A0),  // no-break space
-    Text(0x00AA, "a"),      // ª
-    Drop(0x00AD, 0x00AD),   // soft hyphen
-    Text(0x00B2, "2"),
-    Text(0x00B3, "3"),
-    Text(0x00B5, "\u03BC"),  // micro sign -> μ
-    Text(0x00B9, "1"),
-    Text(0x00BA, "o"),  // º
-    Offset(0x00C0, 0x00D6, 0x00E0),
-    Offset(0x00D8, 0x00DE, 0x00F8),  // (U+00D7 is ×)
-    // Latin Extended-A.
-    AltCase(0x0100, 0x012F),
-    Text(0x0130, "i"),  // İ: its simple lower case
-    // (U+013F Ŀ takes its simple lower case ŀ below, not NFKC's "l·".)
-    Text(0x0132, 0x0133, "ij"),
-    AltCase(0x0134, 0x0137),
-    AltCase(0x0139, 0x0148),
-    AltCase(0x014A, 0x0177),
-    Text(0x0178, "\u00FF"),  // Ÿ -> ÿ
-    AltCase(0x0179, 0x017E),
-    Text(0x017F, "s"),  // long s
-    // Latin Extended-B digraphs.
-    Text(0x01C4, 0x01C6, "d\u017E"),
-    Text(0x01C7, 0x01C9, "lj"),
-    Text(0x01CA, 0x01CC, "nj"),
-    Text(0x01F1, 0x01F3, "dz"),
-    // IPA small capitals (no NFKC mapping; used as look-alikes).
-    Text(0x0262, "g"),
-    Text(0x026A, "i"),
-    Text(0x0274, "n"),
-    Text(0x0280, "r"),
-    Text(0x028F, "y"),
-    Text(0x0299, "b"),
-    Text(0x029C, "h"),
-    Text(0x029F, "l"),
-    // Spacing modifier letters (superscript letters).
-    Text(0x02B0, "h"),
-    Text(0x02B2, "j"),
-    Text(0x02B3, "r"),
-    Text(0x02B7, "w"),
-    Text(0x02B8, "y"),
-    Text(0x02E1, "l"),
-    Text(0x02E2, "s"),
-    Text(0x02E3, "x"),
-    Drop(0x034F, 0x034F),  // combining grapheme joiner
-    // Greek.
-    Text(0x0386, "\u03AC"),
-    Offset(0x0388, 0x038A, 0x03AD),
-    Text(0x038C, "\u03CC"),
-    Offset(0x038E, 0x038F, 0x03CD),
-    Offset(0x0391, 0x03A1, 0x03B1),
-    Offset(0x03A3, 0x03AB, 0x03C3),  // (U+03A2 is unassigned)
-    Text(0x03D0, "\u03B2"),          // ϐ
-    Text(0x03D1, "\u03B8"),          // ϑ
-    Text(0x03D2, "\u03C5"),          // ϒ
-    Text(0x03D5, "\u03C6"),          // ϕ
-    Text(0x03D6, "\u03C0"),          // ϖ
-    Text(0x03F0, "\u03BA"),          // ϰ
-    Text(0x03F1, "\u03C1"),          // ϱ
-    Text(0x03F2, "\u03C2"),          // ϲ
-    Text(0x03F4, "\u03B8"),          // ϴ
-    Text(0x03F5, "\u03B5"),          // ϵ
-    Text(0x03F9, "\u03C3"),          // Ϲ
-    // Cyrillic.
-    Offset(0x0400, 0x040F, 0x0450),
-    Offset(0x0410, 0x042F, 0x0430),
-    Drop(0x061C, 0x061C),  // Arabic letter mark (a bidi control)
-    Blank(0x1680, 0x1680),
-    Drop(0x180E, 0x180E),  // Mongolian vowel separator
-    // Phonetic extensions: small capitals, then modifier (superscript/subscript) letters.
-    Text(0x1D00, "a"),
-    Text(0x1D04, "c"),
-    Text(0x1D05, "d"),
-    Text(0x1D07, "e"),
-    Text(0x1D0A, "j"),
-    Text(0x1D0B, "k"),
-    Text(0x1D0D, "m"),
-    Text(0x1D0F, "o"),
-    Text(0x1D18, "p"),
-    Text(0x1D1B, "t"),
-    Text(0x1D1C, "u"),
-    Text(0x1D20, "v"),
-    Text(0x1D21, "w"),
-    Text(0x1D22, "z"),
-    Text(0x1D2C, "a"),
-    Text(0x1D2E, "b"),
-    Text(0x1D30, "d"),
-    Text(0x1D31, "e"),
-    Text(0x1D33, "g"),
-    Text(0x1D34, "h"),
-    Text(0x1D35, "i"),
-    Text(0x1D36, "j"),
-    Text(0x1D37, "k"),
-    Text(0x1D38, "l"),
-    Text(0x1D39, "m"),
-    Text(0x1D3A, "n"),
-    Text(0x1D3C, "o"),
-    Text(0x1D3E, "p"),
-    Text(0x1D3F, "r"),
-    Text(0x1D40, "t"),
-    Text(0x1D41, "u"),
-    Text(0x1D42, "w"),
-    Text(0x1D43, "a"),
-    Text(0x1D47, "b"),
-    Text(0x1D48, "d"),
-    Text(0x1D49, "e"),
-    Text(0x1D4D, "g"),
-    Text(0x1D4F, "k"),
-    Text(0x1D50, "m"),
-    Text(0x1D52, "o"),
-    Text(0x1D56, "p"),
-    Text(0x1D57, "t"),
-    Text(0x1D58, "u"),
-    Text(0x1D5B, "v"),
-    Text(0x1D62, "i"),
-    Text(0x1D63, "r"),
-    Text(0x1D64, "u"),
-    Text(0x1D65, "v"),
-    Text(0x1D9C, "c"),
-    Text(0x1DA0, "f"),
-    Text(0x1DBB, "z"),
-    // General punctuation: spaces, zero-width and bidi controls.
-    Blank(0x2000, 0x200A),
-    Drop(0x200B, 0x200F),   // ZWSP, ZWNJ, ZWJ, LRM, RLM
-    Blank(0x2028, 0x2029),  // line and paragraph separators
-    Drop(0x202A, 0x202E),   // bidi embeddings and overrides
-    Blank(0x202F, 0x202F),
-    Blank(0x205F, 0x205F),
-    Drop(0x2060, 0x2064),  // word joiner, invisible operators
-    Drop(0x2066, 0x2069),  // bidi isolates
-    // Superscripts and subscripts.
-    Text(0x2070, "0"),
-    Text(0x2071, "i"),
-    Offset(0x2074, 0x2079, '4'),
-    Text(0x207A, "+"),
-    Text(0x207C, "="),
-    Text(0x207D, "("),
-    Text(0x207E, ")"),
-    Text(0x207F, "n"),
-    Offset(0x2080, 0x2089, '0'),
-    Text(0x208A, "+"),
-    Text(0x208C, "="),
-    Text(0x208D, "("),
-    Text(0x208E, ")"),
-    Text(0x2090, "a"),
-    Text(0x2091, "e"),
-    Text(0x2092, "o"),
-    Text(0x2093, "x"),
-    Text(0x2095, "h"),
-    Text(0x2096, "k"),
-    Text(0x2097, "l"),
-    Text(0x2098, "m"),
-    Text(0x2099, "n"),
-    Text(0x209A, "p"),
-    Text(0x209B, "s"),
-    Text(0x209C, "t"),
-    // Letterlike symbols, including the letters missing from the mathematical alphanumerics block.
-    Text(0x2102, "c"),
-    Text(0x210A, "g"),
-    Text(0x210B, 0x210E, "h"),
-    Text(0x2110, 0x2111, "i"),
-    Text(0x2112, 0x2113, "l"),
-    Text(0x2115, "n"),
-    Text(0x2116, "no"),
-    Text(0x2119, "p"),
-    Text(0x211A, "q"),
-    Text(0x211B, 0x211D, "r"),
-    Text(0x2120, "sm"),
-    Text(0x2121, "tel"),
-    Text(0x2122, "tm"),
-    Text(0x2124, "z"),
-    Text(0x2126, "\u03C9"),  // ohm sign -> ω
-    Text(0x2128, "z"),
-    Text(0x212A, "k"),       // Kelvin sign
-    Text(0x212B, "\u00E5"),  // Angstrom sign -> å
-    Text(0x212C, "b"),
-    Text(0x212D, "c"),
-    Text(0x212F, 0x2130, "e"),
-    Text(0x2131, "f"),
-    Text(0x2133, "m"),
-    Text(0x2134, "o"),
-    Text(0x2139, "i"),
-    Text(0x213B, "fax"),
-    Text(0x213C, "\u03C0"),
-    Text(0x213D, 0x213E, "\u03B3"),
-    Text(0x213F, "\u03C0"),
-    Text(0x2145, 0x2146, "d"),
-    Text(0x2147, "e"),
-    Text(0x2148, "i"),
-    Text(0x2149, "j"),
-    // Roman numerals (capital and small).
-    Text(0x2160, "i"),
-    Text(0x2161, "ii"),
-    Text(0x2162, "iii"),
-    Text(0x2163, "iv"),
-    Text(0x2164, "v"),
-    Text(0x2165, "vi"),
-    Text(0x2166, "vii"),
-    Text(0x2167, "viii"),
-    Text(0x2168, "ix"),
-    Text(0x2169, "x"),
-    Text(0x216A, "xi"),
-    Text(0x216B, "xii"),
-    Text(0x216C, "l"),
-    Text(0x216D, "c"),
-    Text(0x216E, "d"),
-    Text(0x216F, "m"),
-    Text(0x2170, "i"),
-    Text(0x2171, "ii"),
-    Text(0x2172, "iii"),
-    Text(0x2173, "iv"),
-    Text(0x2174, "v"),
-    Text(0x2175, "vi"),
-    Text(0x2176, "vii"),
-    Text(0x2177, "viii"),
-    Text(0x2178, "ix"),
-    Text(0x2179, "x"),
-    Text(0x217A, "xi"),
-    Text(0x217B, "xii"),
-    Text(0x217C, "l"),
-    Text(0x217D, "c"),
-    Text(0x217E, "d"),
-    Text(0x217F, "m"),
-    // Enclosed alphanumerics.
-    Offset(0x2460, 0x2468, '1'),  // ①-⑨
-    Text(0x2469, "10"),
-    Text(0x246A, "11"),
-    Text(0x246B, "12"),
-    Text(0x246C, "13"),
-    Text(0x246D, "14"),
-    Text(0x246E, "15"),
-    Text(0x246F, "16"),
-    Text(0x2470, "17"),
-    Text(0x2471, "18"),
-    Text(0x2472, "19"),
-    Text(0x2473, "20"),
-    Offset(0x249C, 0x24B5, 'a'),  // ⒜-⒵ (NFKC would give "(a)")
-    Offset(0x24B6, 0x24CF, 'a'),  // Ⓐ-Ⓩ
-    Offset(0x24D0, 0x24E9, 'a'),  // ⓐ-ⓩ
-    Text(0x24EA, "0"),
-    Text(0x2C7C, "j"),      // subscript j
-    Text(0x2C7D, "v"),      // modifier capital V
-    Blank(0x3000, 0x3000),  // ideographic space
-    // Latin Extended-D small capitals.
-    Text(0xA730, "f"),
-    Text(0xA731, "s"),
-    Text(0xA7AF, "q"),
-    Text(0xA7F2, "c"),  // modifier capital C, F, Q
-    Text(0xA7F3, "f"),
-    Text(0xA7F4, "q"),
-    // Alphabetic presentation forms: ligatures.
-    Text(0xFB00, "ff"),
-    Text(0xFB01, "fi"),
-    Text(0xFB02, "fl"),
-    Text(0xFB03, "ffi"),
-    Text(0xFB04, "ffl"),
-    Text(0xFB05, 0xFB06, "st"),
-    Drop(0xFE00, 0xFE0F),  // variation selectors
-    Drop(0xFEFF, 0xFEFF),  // zero-width no-break space / BOM
-    // Full-width ASCII.
-    Offset(0xFF01, 0xFF20, 0x21),
-    Offset(0xFF21, 0xFF3A, 'a'),
-    Offset(0xFF3B, 0xFF5E, 0x5B),
-    Text(0x107A5, "q"),  // modifier small q
-    // Mathematical alphanumeric symbols. The holes in the Latin part are unassigned (those letters
-    // live in Letterlike Symbols above); computing them as letters too is harmless.
-    Math(0x1D400, 0x1D6A3, RangeKind::kMathLatin),
-    Text(0x1D6A4, "\u0131"),  // italic dotless i -> ı
-    Text(0x1D6A5, "\u0237"),  // italic dotless j -> ȷ
-    Math(0x1D6A8, 0x1D7C9, RangeKind::kMathGreek),
-    Text(0x1D7CA, 0x1D7CB, "\u03DD"),  // bold digamma -> ϝ
-    Math(0x1D7CE, 0x1D7FF, RangeKind::kMathDigit),
-    // Enclosed alphanumeric supplement.
-    Offset(0x1F110, 0x1F129, 'a'),  // parenthesized capitals (NFKC "(A)")
-    Text(0x1F12B, "c"),
-    Text(0x1F12C, "r"),
-    Offset(0x1F130, 0x1F149, 'a'),  // squared capitals
-    Offset(0x1F150, 0x1F169, 'a'),  // negative circled capitals (no NFKC mapping)
-    Offset(0x1F170, 0x1F189, 'a'),  // negative squared capitals (no NFKC mapping)
-    Offset(0x1FBF0, 0x1FBF9, '0'),  // segmented digits
-    // Tags and variation selectors supplement.
-    Drop(0xE0000, 0xE007F),
-    Drop(0xE0100, 0xE01EF),
+#include "unicode_fold_table.inc"
 };
 
 constexpr bool RangesAreSortedAndDisjoint() {
@@ -402,17 +109,6 @@ Folded Replace(char32_t cp) {
   return f;
 }
 
-// Greek letters and symbols of one mathematical Greek alphabet, by offset 0-57: capital Alpha-Omega
-// with the capital theta symbol at 17, nabla, small alpha-omega (final sigma at 17), partial
-// differential, and the six symbol variants. Mapped as NFKC then lower-case.
-char32_t MathGreek(uint32_t offset) {
-  if (offset < 25) return offset == 17 ? 0x03B8 : 0x03B1 + offset;
-  if (offset == 25) return 0x2207;
-  if (offset < 51) return 0x03B1 + (offset - 26);
-  constexpr char32_t kTail[] = {0x2202, 0x03B5, 0x03B8, 0x03BA, 0x03C6, 0x03C1, 0x03C0};
-  return kTail[offset - 51];
-}
-
 Folded FoldCodePoint(char32_t cp) {
   const size_t page = cp >> 8;
   if (((kFoldPages[page / 64] >> (page % 64)) & 1) == 0) return {};
@@ -439,12 +135,6 @@ Folded FoldCodePoint(char32_t cp) {
       std::copy(r->text.begin(), r->text.end(), f.bytes);
       return f;
     }
-    case RangeKind::kMathLatin:
-      return Replace('a' + (cp - 0x1D400) % 52 % 26);
-    case RangeKind::kMathGreek:
-      return Replace(MathGreek((cp - 0x1D6A8) % 58));
-    case RangeKind::kMathDigit:
-      return Replace('0' + (cp - 0x1D7CE) % 10);
   }
   return {};
 }

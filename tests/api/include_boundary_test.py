@@ -25,7 +25,7 @@ def headers_of(layer):
     out = set()
     for folder in LAYERS[layer][0]:
         for name in os.listdir(os.path.join(ROOT, folder)):
-            if name.endswith((".h", ".hpp", ".def")):
+            if name.endswith((".h", ".hpp", ".def", ".inc")):
                 out.add(name if layer != "public_api" else "doberman/" + name)
     return out
 
