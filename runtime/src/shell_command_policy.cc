@@ -1,0 +1,330 @@
+// The command-policy half of the shell normalizer: what Doberman makes of a simple command the bash
+// reader (shell_reader.cc) assembled. Assignments and wrappers (sudo, env, timeout, nice ...) are
+// stripped, shells' `-c` payloads, eval, env -S and the here-documents fed to a shell are parsed
+// again as command lines, find -exec commands become segments of their own, and the canonical
+// segment the command rules match is written. Also the public entry points (ShellNormalizer).
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "shell_normalizer.h"
+#include "shell_parser.h"
+
+namespace doberman::internal {
+
+using namespace shell_parser;  // NOLINT(google-build-using-namespace): this file's own helpers
+
+// ---------------------------------------------------------------------------------------------------------
+// Commands to segments
+
+std::string* ShellNormalizer::Impl::NewSegment() {
+  SegmentList* out = ctx.out;
+  if (out->count - ctx.first >= ctx.max_segments) {
+    ctx.Raise(ShellStatus::kTooManySegments);
+    ctx.stop = true;
+    return nullptr;
+  }
+  if (out->count >= out->segments.size()) out->segments.emplace_back();
+  std::string* s = &out->segments[out->count++];
+  s->clear();
+  return s;
+}
+
+void ShellNormalizer::Impl::AppendRedirs(std::string* s, const Level& lv, size_t b,
+                                         size_t e) const {
+  for (size_t j = b; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) == 0) continue;
+    const std::string_view v = View(lv, w);
+    if (!s->empty()) s->push_back(' ');
+    s->append(v.substr(0, w.op));
+    const std::string_view target = v.substr(w.op);
+    if (!target.empty() || (w.flags & kQuoted) != 0) AppendWord(s, target);
+  }
+}
+
+// Arguments j.. of a command: combined short flags split for split_flag_commands, then aliases,
+// both until `--`.
+void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits,
+                                       size_t j, size_t e) const {
+  const bool split = traits != nullptr && traits->split_flags;
+  const StringMap<std::string>* aliases =
+      traits == nullptr || traits->aliases.empty() ? nullptr : &traits->aliases;
+  auto aliased = [aliases](std::string_view flag) -> std::string_view {
+    if (aliases == nullptr) return flag;
+    const auto it = aliases->find(flag);
+    return it == aliases->end() ? flag : std::string_view{it->second};
+  };
+  bool options = split || aliases != nullptr;
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, w);
+    s->push_back(' ');
+    if (options) {
+      if (v == "--") {
+        options = false;
+      } else if (split && v.size() > 2 && v[0] == '-' && AllLetters(v.substr(1))) {
+        for (size_t k = 1; k < v.size(); ++k) {
+          if (k > 1) s->push_back(' ');
+          const char flag[2] = {'-', v[k]};
+          AppendWord(s, aliased(std::string_view(flag, 2)));
+        }
+        continue;
+      } else {
+        AppendWord(s, aliased(v));
+        continue;
+      }
+    }
+    AppendWord(s, v);
+  }
+}
+
+// Emits the command made of words [b, e) of `lv` (and, first, the commands inside it).
+void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth,
+                                        size_t pipeline, bool with_redirs) {
+  if (ctx.stop) return;
+  auto next = [&](size_t i) {
+    while (i < e && (lv.words[i].flags & kRedir) != 0) ++i;
+    return i;
+  };
+  auto skip_assignments = [&](size_t i) {
+    while (i < e && IsAssignment(lv, lv.words[i])) i = next(i + 1);
+    return i;
+  };
+  const size_t first = next(b);
+  size_t i = skip_assignments(first);
+  size_t wrapper = kNone;
+  // The traits of word i's basename, when that was looked up (the word the loop stopped at).
+  const CommandTraits* looked_up = nullptr;
+  size_t looked_up_at = kNone;
+  while (i < e && (lv.words[i].flags & kSubst) == 0) {
+    looked_up = norm.Traits(Basename(View(lv, lv.words[i])));
+    looked_up_at = i;
+    if (looked_up == nullptr || !looked_up->wrapper) break;
+    const WrapperSpec& spec = *looked_up->wrapper;
+    const bool env = spec.name == "env";
+    // `command -v NAME` / `command -V NAME` only look NAME up: nothing after them runs, so the
+    // segment stays `command -v ...` instead of being unwrapped into NAME's arguments.
+    const bool command_builtin = spec.name == "command";
+    bool lookup_only = false;
+    const size_t wrapper_word = i;
+    wrapper = i;
+    i = next(i + 1);
+    while (i < e) {  // the wrapper's options
+      const std::string_view v = View(lv, lv.words[i]);
+      if (v.empty() || v[0] != '-') break;
+      if (command_builtin && v != "--" && v.find_first_of("vV") != std::string_view::npos) {
+        lookup_only = true;
+        break;
+      }
+      i = next(i + 1);
+      if (v == "--") break;
+      if (env && (v.substr(0, 2) == "-S" || v.substr(0, 15) == "--split-string=" ||
+                  v == "--split-string")) {
+        // `env -S 'cmd args'` splits its string into a command line: parse it (with what follows).
+        std::string_view head = v.substr(0, 2) == "-S" ? v.substr(2) : v.substr(v.find('=') + 1);
+        if (v == "-S" || v == "--split-string") {
+          head = i < e ? View(lv, lv.words[i]) : std::string_view();
+          if (i < e) i = next(i + 1);
+        }
+        HandleJoined(lv, head, i, e, depth);
+        return;
+      }
+      if (std::find(spec.value_options.begin(), spec.value_options.end(), v) !=
+              spec.value_options.end() &&
+          i < e) {
+        i = next(i + 1);
+      }
+    }
+    if (lookup_only) {
+      i = wrapper_word;
+      wrapper = kNone;
+      break;
+    }
+    if (env) i = skip_assignments(i);
+    for (int k = 0; k < spec.positional_args && i < e; ++k) i = next(i + 1);
+    i = skip_assignments(i);
+  }
+
+  if (i >= e) {  // nothing left to run
+    bool redirs = false;
+    for (size_t j = b; j < e; ++j) redirs = redirs || (lv.words[j].flags & kRedir) != 0;
+    if (wrapper == kNone && first >= e && !(with_redirs && redirs)) return;
+    std::string* s = NewSegment();
+    if (s == nullptr) return;
+    if (wrapper != kNone) {
+      AppendWord(s, Basename(View(lv, lv.words[wrapper])));
+    } else {
+      for (size_t j = first; j < e; j = next(j + 1)) {
+        if (!s->empty()) s->push_back(' ');
+        AppendWord(s, View(lv, lv.words[j]));
+      }
+    }
+    if (with_redirs) AppendRedirs(s, lv, b, e);
+    return;
+  }
+
+  const Word& cmd = lv.words[i];
+  const std::string_view name = View(lv, cmd);
+  const bool spaced = std::any_of(name.begin(), name.end(), IsWhite);
+  // A basename is meaningless for a substitution's text or a string with spaces in it.
+  const std::string_view argv0 = (cmd.flags & kSubst) != 0 || spaced ? name : Basename(name);
+  if (spaced && wrapper != kNone) {
+    // No program has a name like `rm -rf /`, but wrappers such as watch and parallel run their
+    // words through `sh -c`: read them as a command line too (over-inclusive at worst).
+    HandleJoined(lv, std::string_view(), i, e, depth);
+  }
+  // The wrapper loop usually looked this very name up already.
+  const CommandTraits* traits =
+      looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);
+  if (traits != nullptr && traits->shell) {
+    HandleShell(lv, b, i, e, depth, pipeline);
+  } else if (argv0 == "eval") {
+    size_t j = next(i + 1);
+    if (j < e && View(lv, lv.words[j]) == "--") j = next(j + 1);
+    HandleJoined(lv, std::string_view(), j, e, depth);
+  } else if (argv0 == "find") {
+    HandleFindExec(lv, i, e, depth, pipeline);
+  }
+  std::string* s = NewSegment();
+  if (s == nullptr) return;
+  AppendWord(s, argv0);
+  AppendArgs(s, lv, traits, i + 1, e);
+  if (with_redirs) AppendRedirs(s, lv, b, e);
+}
+
+// A shell: `-c PAYLOAD` (also `-lc`, `-c -- PAYLOAD`, su's `-c'cmd'`, `--command=`) is parsed as a
+// command line. Without one the shell reads commands from stdin, so the here-documents piped or
+// redirected into it, and its here-strings, are parsed as commands.
+void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e, size_t depth,
+                                        size_t pipeline) {
+  auto next = [&](size_t k) {
+    while (k < e && (lv.words[k].flags & kRedir) != 0) ++k;
+    return k;
+  };
+  bool have_c = false;
+  bool found = false;
+  std::string_view payload;
+  for (size_t j = next(i + 1); j < e && !found; j = next(j + 1)) {
+    const std::string_view v = View(lv, lv.words[j]);
+    if (v == "--" || v == "-") {
+      j = next(j + 1);
+      if (have_c && j < e) {
+        payload = View(lv, lv.words[j]);
+        found = true;
+      }
+      break;
+    }
+    if (v.size() >= 2 && (v[0] == '-' || v[0] == '+')) {
+      if (v.substr(0, 2) == "--") {
+        if (v == "--command") {
+          have_c = true;
+        } else if (v.substr(0, 10) == "--command=") {
+          payload = v.substr(10);
+          found = true;
+        } else if ((v == "--rcfile" || v == "--init-file") && j < e) {
+          j = next(j + 1);
+        }
+      } else if (AllLetters(v.substr(1))) {
+        if (v[0] == '-' && v.find('c') != std::string_view::npos) have_c = true;
+        if (v.back() == 'o' || v.back() == 'O') j = next(j + 1);  // `-o pipefail`, `-eo pipefail`
+      } else if (v[0] == '-' && v[1] == 'c') {
+        payload = v.substr(2);  // su -c'cmd'
+        found = true;
+      }
+      if (j >= e) break;
+      continue;
+    }
+    if (have_c) {
+      payload = v;
+      found = true;
+    }
+    // Otherwise su's user name or a script path: keep looking for a later -c (over-inclusive at
+    // worst).
+  }
+  if (found) {
+    ParseText(payload, depth + 1);
+    return;
+  }
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline) h.commands = true;
+  }
+  for (size_t j = b; j < e && !ctx.stop; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kHereString) != 0) ParseText(View(lv, w).substr(w.op), depth + 1);
+  }
+}
+
+// eval and env -S: `head` and the words j.. joined by spaces are parsed as a command line.
+void ShellNormalizer::Impl::HandleJoined(Level& lv, std::string_view head, size_t j, size_t e,
+                                         size_t depth) {
+  // This depth's aux is free at this point (no backtick is being read), and ParseText only writes
+  // deeper.
+  std::string& aux = ctx.Lv(depth).aux;
+  const size_t mark = aux.size();
+  aux.append(head);
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    if (aux.size() > mark) aux.push_back(' ');
+    aux.append(View(lv, w));
+  }
+  ParseText(std::string_view{aux}.substr(mark), depth + 1);
+  aux.resize(mark);
+}
+
+// find's -exec/-execdir/-ok/-okdir CMD ... ; (or {} +) run CMD: emit it as a segment of its own.
+void ShellNormalizer::Impl::HandleFindExec(Level& lv, size_t i, size_t e, size_t depth,
+                                           size_t pipeline) {
+  for (size_t j = i + 1; j < e && !ctx.stop; ++j) {
+    if ((lv.words[j].flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, lv.words[j]);
+    if (v != "-exec" && v != "-execdir" && v != "-ok" && v != "-okdir") continue;
+    const size_t start = j + 1;
+    size_t k = start;
+    std::string_view prev;
+    for (; k < e; ++k) {
+      if ((lv.words[k].flags & kRedir) != 0) continue;
+      const std::string_view a = View(lv, lv.words[k]);
+      if (a == ";" || (a == "+" && prev == "{}")) break;
+      prev = a;
+    }
+    if (start < k && Enter(depth + 1)) EmitCommand(lv, start, k, depth + 1, pipeline, false);
+    j = k;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+ShellNormalizer::ShellNormalizer(const ShellTables& tables, const ShellLimits& limits)
+    : limits_(limits) {
+  // A name listed twice as a wrapper keeps its first spec, as the separate table did.
+  for (const WrapperSpec& w : tables.wrappers) {
+    CommandTraits& t = commands_[w.name];
+    if (!t.wrapper) t.wrapper = w;
+  }
+  for (const std::string& s : tables.shells) commands_[s].shell = true;
+  for (const std::string& s : tables.split_flag_commands) commands_[s].split_flags = true;
+  for (const FlagAlias& a : tables.aliases) commands_[a.command].aliases.emplace(a.from, a.to);
+}
+
+ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* out) const {
+  if (out == nullptr) return ShellStatus::kUnbalanced;  // nowhere to write: fail closed
+  Ctx ctx{out, out->count, limits_.max_segments, std::min(limits_.max_depth, kDepthCap)};
+  if (out->segments.size() < out->count) out->segments.resize(out->count);
+  // Levels 0..max_depth, sized once up front: the parser holds references into them while
+  // recursing.
+  if (out->scratch.levels.size() < ctx.max_depth + 2) out->scratch.levels.resize(ctx.max_depth + 2);
+  if (command.size() > limits_.max_bytes) {
+    ctx.Raise(ShellStatus::kTooLong);
+    command = command.substr(0, limits_.max_bytes);
+  }
+  Impl top(*this, ctx, command);
+  top.ParseList(0, Close::kEof);
+  return ctx.status;
+}
+
+}  // namespace doberman::internal
