@@ -29,16 +29,14 @@ const std::vector<std::string> kLimitNames(std::begin(internal::kPackLimitNames)
 const std::vector<std::string> kPlatforms = {"generic", "avx2", "avx512"};
 
 std::vector<std::string> ScopeNamesWithAny() {
-  std::vector<std::string> v(std::begin(kScopeNames), std::end(kScopeNames));
+  std::vector<std::string> v(std::begin(internal::kScopeNames), std::end(internal::kScopeNames));
   v.push_back("any");
   return v;
 }
 
 // `any` means every raw text a call carries: not the tool name, not canonical segments or folded
 // prompts.
-constexpr uint32_t kAnyScopes = (1u << internal::kScopeCommandText) | (1u << internal::kScopePath) |
-                                (1u << internal::kScopeContent) | (1u << internal::kScopeUrl) |
-                                (1u << internal::kScopeArgs) | (1u << internal::kScopePromptText);
+constexpr uint32_t kAnyScopes = internal::kRawTextScopes;
 constexpr uint32_t kPromptScopes =
     (1u << internal::kScopePrompt) | (1u << internal::kScopePromptText);
 

@@ -218,7 +218,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
         if (index < 0 || static_cast<size_t>(index) >= ids.size()) {
           diags.Error(DiagCode::E4004, pack.manifest_loc,
                       std::string("Hyperscan cannot compile the database of scope ") +
-                          kScopeNames[scope] + " and the scopes sharing it: " + msg,
+                          std::string(internal::kScopeNames[scope]) +
+                          " and the scopes sharing it: " + msg,
                       "", "split the pack or simplify its largest patterns");
           return false;
         }

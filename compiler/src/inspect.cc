@@ -44,14 +44,16 @@ const char* RoleName(fb::PatternRole r) {
 std::string Scopes(uint32_t mask) {
   std::string s;
   for (int i = 0; i < internal::kScopeCount; ++i) {
-    if (mask & (1u << i)) s += std::string(s.empty() ? "" : ",") + kScopeNames[i];
+    if (mask & (1u << i))
+      s += std::string(s.empty() ? "" : ",") + std::string(internal::kScopeNames[i]);
   }
   return s;
 }
 
 // The scopes a database serves (packs may name only the first, in `scope`).
 std::string DatabaseScopes(const fb::Database& d) {
-  return d.scopes() != 0 ? Scopes(d.scopes()) : kScopeNames[static_cast<int>(d.scope())];
+  return d.scopes() != 0 ? Scopes(d.scopes())
+                         : std::string(internal::kScopeNames[static_cast<int>(d.scope())]);
 }
 
 // Hyperscan's size of a database, whether or not the pack stores it compressed.

@@ -78,10 +78,6 @@ struct IrPack {
   Loc manifest_loc;
 };
 
-// Scope names as written in rule files, in fb::Scope order.
-inline constexpr const char* kScopeNames[] = {
-    "tool", "command", "command_text", "path", "content", "url", "args", "prompt", "prompt_text"};
-
 }  // namespace doberman::compiler
 
 #endif  // DOBERMAN_COMPILER_IR_H_

@@ -34,7 +34,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
   std::vector<flatbuffers::Offset<fb::Rule>> rules;
   for (const IrRule& r : pack.rules) {
     std::vector<fb::WhenInstr> when;
-    for (const WhenInstr& w : r.when) when.emplace_back(static_cast<fb::WhenOp>(w.op), w.arg);
+    for (const WhenInstr& w : r.when) when.emplace_back(internal::ToSchema(w.op), w.arg);
     auto validators = fb::CreateValidators(b, r.validators.min_entropy, r.validators.min_length,
                                            r.validators.placeholder, r.validators.exempt_hashes,
                                            r.validators.exempt_identifiers);

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,22 +16,82 @@
 
 namespace doberman::internal {
 
-inline constexpr int kScopeCount = 9;  // fb::Scope values 0..8
-inline constexpr uint32_t kAllScopes = (1u << kScopeCount) - 1;
+// The scopes, one row each: index constant, schema value (fb::Scope), name in rule files, and
+// whether the scope is raw text a call carries (what `scopes: [any]` means: not the tool name, the
+// canonical segments or folded prompts). Everything about scopes below, and the compiler's names,
+// derive from this table.
+#define DOBERMAN_SCOPES(X)                                \
+  X(kScopeTool, Tool, "tool", false)                      \
+  X(kScopeCommand, Command, "command", false)             \
+  X(kScopeCommandText, CommandText, "command_text", true) \
+  X(kScopePath, Path, "path", true)                       \
+  X(kScopeContent, Content, "content", true)              \
+  X(kScopeUrl, Url, "url", true)                          \
+  X(kScopeArgs, Args, "args", true)                       \
+  X(kScopePrompt, Prompt, "prompt", false)                \
+  X(kScopePromptText, PromptText, "prompt_text", true)
+
 enum ScopeIndex : uint8_t {
-  kScopeTool = 0,
-  kScopeCommand = 1,
-  kScopeCommandText = 2,
-  kScopePath = 3,
-  kScopeContent = 4,
-  kScopeUrl = 5,
-  kScopeArgs = 6,
-  kScopePrompt = 7,
-  kScopePromptText = 8,
+#define DOBERMAN_SCOPE_INDEX(index, schema, name, raw) \
+  index = static_cast<uint8_t>(fb::Scope::schema),
+  DOBERMAN_SCOPES(DOBERMAN_SCOPE_INDEX)
+#undef DOBERMAN_SCOPE_INDEX
 };
 
-enum class Role : uint8_t { kAny = 0, kAll = 1, kNone = 2 };
-enum class WhenOp : uint8_t { kRule = 0, kTag = 1, kAnd = 2, kOr = 3, kNot = 4, kTrue = 5 };
+inline constexpr std::string_view kScopeNames[] = {
+#define DOBERMAN_SCOPE_NAME(index, schema, name, raw) name,
+    DOBERMAN_SCOPES(DOBERMAN_SCOPE_NAME)
+#undef DOBERMAN_SCOPE_NAME
+};
+inline constexpr int kScopeCount = static_cast<int>(std::size(kScopeNames));
+inline constexpr uint32_t kAllScopes = (1u << kScopeCount) - 1;
+inline constexpr uint32_t kRawTextScopes = 0
+#define DOBERMAN_SCOPE_RAW(index, schema, name, raw) | ((raw) ? 1u << index : 0u)
+    DOBERMAN_SCOPES(DOBERMAN_SCOPE_RAW)
+#undef DOBERMAN_SCOPE_RAW
+    ;
+
+// The table lists every schema scope once, in schema order (the runtime indexes arrays by scope).
+constexpr bool ScopesFollowTheSchema() {
+  int position = 0;
+#define DOBERMAN_SCOPE_ORDER(index, schema, name, raw) \
+  if (index != position++) return false;
+  DOBERMAN_SCOPES(DOBERMAN_SCOPE_ORDER)
+#undef DOBERMAN_SCOPE_ORDER
+  return position == static_cast<int>(fb::Scope::MAX) + 1;
+}
+static_assert(ScopesFollowTheSchema(), "DOBERMAN_SCOPES must list fb::Scope's values in order");
+
+// Pattern roles and when-program operators: the schema's values, with checked conversions for the
+// loader (a value past the schema's MAX is a structure error, never a cast).
+enum class Role : uint8_t {
+  kAny = static_cast<uint8_t>(fb::PatternRole::Any),
+  kAll = static_cast<uint8_t>(fb::PatternRole::All),
+  kNone = static_cast<uint8_t>(fb::PatternRole::None),
+};
+static_assert(fb::PatternRole::MAX == fb::PatternRole::None, "a new PatternRole needs a Role");
+enum class WhenOp : uint8_t {
+  kRule = static_cast<uint8_t>(fb::WhenOp::Rule),
+  kTag = static_cast<uint8_t>(fb::WhenOp::Tag),
+  kAnd = static_cast<uint8_t>(fb::WhenOp::And),
+  kOr = static_cast<uint8_t>(fb::WhenOp::Or),
+  kNot = static_cast<uint8_t>(fb::WhenOp::Not),
+  kTrue = static_cast<uint8_t>(fb::WhenOp::True),
+};
+static_assert(fb::WhenOp::MAX == fb::WhenOp::True, "a new schema WhenOp needs a WhenOp");
+
+inline bool RoleFromSchema(fb::PatternRole in, Role* out) {
+  if (in > fb::PatternRole::MAX) return false;
+  *out = static_cast<Role>(in);
+  return true;
+}
+inline bool WhenOpFromSchema(fb::WhenOp in, WhenOp* out) {
+  if (in > fb::WhenOp::MAX) return false;
+  *out = static_cast<WhenOp>(in);
+  return true;
+}
+inline fb::WhenOp ToSchema(WhenOp op) { return static_cast<fb::WhenOp>(op); }
+inline fb::Scope ToSchema(ScopeIndex scope) { return static_cast<fb::Scope>(scope); }
 
 struct WhenInstr {
   WhenOp op;
@@ -51,17 +112,6 @@ struct ValidatorSpec {
 // Bound on distinct database groups (scope sets) a pack may carry.
 inline constexpr size_t kMaxDatabaseGroups = 32;
 
-static_assert(kScopeTool == static_cast<int>(fb::Scope::Tool) &&
-                  kScopeCommand == static_cast<int>(fb::Scope::Command) &&
-                  kScopeCommandText == static_cast<int>(fb::Scope::CommandText) &&
-                  kScopePath == static_cast<int>(fb::Scope::Path) &&
-                  kScopeContent == static_cast<int>(fb::Scope::Content) &&
-                  kScopeUrl == static_cast<int>(fb::Scope::Url) &&
-                  kScopeArgs == static_cast<int>(fb::Scope::Args) &&
-                  kScopePrompt == static_cast<int>(fb::Scope::Prompt) &&
-                  kScopePromptText == static_cast<int>(fb::Scope::PromptText),
-              "ScopeIndex must match the schema's Scope");
-static_assert(kScopeCount == static_cast<int>(fb::Scope::MAX) + 1, "one ScopeIndex per Scope");
 static_assert(static_cast<int>(Role::kAny) == static_cast<int>(fb::PatternRole::Any) &&
                   static_cast<int>(Role::kAll) == static_cast<int>(fb::PatternRole::All) &&
                   static_cast<int>(Role::kNone) == static_cast<int>(fb::PatternRole::None),

@@ -120,7 +120,10 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     }
     if (r->when()) {
       for (const fb::WhenInstr* in : *r->when()) {
-        rule.when.push_back({static_cast<WhenOp>(in->op()), in->arg()});
+        WhenOp op;
+        if (!WhenOpFromSchema(in->op(), &op))
+          return Fail(DOBERMAN_E_STRUCTURE, "when-program operator out of range", error);
+        rule.when.push_back({op, in->arg()});
       }
       if (!rule.when.empty()) pack->when_rules.push_back(i);
     }
@@ -137,12 +140,11 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   pack->patterns.resize(pattern_count);
   for (uint32_t i = 0; i < pattern_count; ++i) {
     const fb::Pattern* p = fp.patterns()->Get(i);
-    if (p->rule() >= rule_count || static_cast<uint8_t>(p->role()) > 2) {
+    PatternInfo& info = pack->patterns[i];
+    if (p->rule() >= rule_count || !RoleFromSchema(p->role(), &info.role)) {
       return Fail(DOBERMAN_E_STRUCTURE, "pattern refers to a rule out of range", error);
     }
-    PatternInfo& info = pack->patterns[i];
     info.rule = p->rule();
-    info.role = static_cast<Role>(p->role());
     info.som = p->som();
     RuleInfo& rule = pack->rules[info.rule];
     rule.patterns.push_back(i);
