@@ -186,7 +186,7 @@ HookAnswer Cursor(const ParsedPayload& p, const Decision& d, const AnswerOptions
       a.out = "{}\n";
       return a;
     }
-    a.out = "{";
+    a.out.assign(1, '{');  // not `= "{"`: GCC 12 -O3 warns falsely (-Wrestrict, GCC bug 105329)
     if (d.verdict == DOBERMAN_BLOCK && p.mcp_tool) {
       a.out += "\"updated_mcp_tool_output\":" + Quoted(WithheldOutput(d)) + ",";
     }
