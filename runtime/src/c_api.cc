@@ -17,6 +17,7 @@
 #include <new>
 
 #include "blob_loader.h"
+#include "call_units.h"
 #include "decider.h"
 #include "doberman/doberman.h"
 #include "encoded_runs.h"
@@ -27,6 +28,7 @@
 #include "shell_normalizer.h"
 #include "unicode_fold.h"
 #include "units.h"
+#include "validators.h"
 
 using doberman::internal::LoadOptions;
 using doberman::internal::Pack;
@@ -366,3 +368,66 @@ doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_fie
 }
 
 }  // extern "C"
+
+int doberman_rule_has_tag(const doberman_pack* pack, uint32_t rule, const char* tag) {
+  if (pack == nullptr || tag == nullptr || rule >= pack->rules.size()) return 0;
+  for (uint32_t t : pack->rules[rule].tags) {
+    if (t < pack->tags.size() && pack->tags[t] == tag) return 1;
+  }
+  return 0;
+}
+
+doberman_status doberman_value_fingerprints(doberman_scratch* scratch, doberman_string text,
+                                            size_t min_length, size_t max_values,
+                                            doberman_fingerprint_fn fn, void* context) {
+  if (scratch == nullptr || fn == nullptr || (text.data == nullptr && text.size != 0))
+    return DOBERMAN_E_ARGUMENT;
+  const std::string_view in(text.data == nullptr ? "" : text.data, text.size);
+  try {
+    struct Found {
+      std::array<uint8_t, 16> fingerprint;
+      int decoded;
+    };
+    struct Walk {
+      const uint8_t* key = nullptr;
+      size_t max_values = 0;
+      int decoded = 0;
+      bool overflow = false;
+      std::vector<Found> found;
+    };
+    Walk walk;
+    walk.key = scratch->fingerprint_key;
+    walk.max_values = max_values;
+    auto on_value = [](void* ctx, std::string_view value) {
+      auto* w = static_cast<Walk*>(ctx);
+      Found f{{}, w->decoded};
+      crypto_generichash(f.fingerprint.data(), f.fingerprint.size(),
+                         reinterpret_cast<const uint8_t*>(value.data()), value.size(), w->key, 32);
+      for (const Found& g : w->found) {
+        if (g.fingerprint == f.fingerprint) return true;
+      }
+      if (w->found.size() == w->max_values) {
+        w->overflow = true;
+        return false;
+      }
+      w->found.push_back(f);
+      return true;
+    };
+    const size_t floor = std::max<size_t>(min_length, 1);
+    doberman::internal::ForEachCarriedValue(in, floor, on_value, &walk);
+    const doberman::internal::DecodeLimits& limits = scratch->pack.limits.decode;
+    std::string decoded;
+    walk.decoded = 1;
+    const bool too_many_runs = doberman::internal::ForEachRunToRescan(
+        in, limits, [&](const doberman::internal::EncodedRun& run) {
+          if (!walk.overflow && doberman::internal::DecodeRun(in, run, limits, &decoded))
+            doberman::internal::ForEachCarriedValue(decoded, floor, on_value, &walk);
+        });
+    for (const Found& f : walk.found) fn(context, f.fingerprint.data(), f.decoded);
+    return walk.overflow || too_many_runs ? DOBERMAN_E_LIMIT : DOBERMAN_OK;
+  } catch (const std::bad_alloc&) {
+    return DOBERMAN_E_NO_MEMORY;
+  } catch (...) {
+    return DOBERMAN_E_INTERNAL;
+  }
+}

@@ -288,4 +288,52 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   return true;
 }
 
+namespace {
+// The characters that end a value going backwards in ExtractValue.
+bool EndsValueBackwards(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
+         c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
+}
+}  // namespace
+
+bool ForEachCarriedValue(std::string_view text, size_t min_length,
+                         bool (*fn)(void* context, std::string_view value), void* context) {
+  constexpr size_t kMaxValue = 4096;  // as in ExtractValue
+  const size_t n = text.size();
+  size_t last_stop = SIZE_MAX;       // last backward stop before the current '=' block
+  size_t eq_block_begin = SIZE_MAX;  // start of the run of '=' ending at the current position
+  for (size_t e = 1; e <= n; ++e) {
+    const char c = text[e - 1];
+    if (c == '=') {
+      if (eq_block_begin == SIZE_MAX) eq_block_begin = e - 1;
+    } else {
+      if (eq_block_begin != SIZE_MAX) last_stop = e - 2;  // the block's last '=' stops a value
+      eq_block_begin = SIZE_MAX;
+      if (EndsValueBackwards(c)) last_stop = e - 1;
+    }
+    // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
+    if (!IsTokenChar(static_cast<unsigned char>(c)) || c == '/') continue;
+    if (e < n && IsTokenChar(static_cast<unsigned char>(text[e])) && text[e] != '/') continue;
+    // Trailing '=' is padding, part of the value; the stop before it bounds the value, and so does
+    // ExtractValue's window of kMaxValue bytes (which the padding may exceed on its own).
+    const size_t stop = last_stop == SIZE_MAX ? 0 : last_stop + 1;
+    const size_t pad_begin = eq_block_begin == SIZE_MAX ? e : eq_block_begin;
+    const size_t window = e > kMaxValue ? e - kMaxValue : 0;
+    const size_t b = std::max(stop, std::min(pad_begin, window));
+    std::string_view value = text.substr(b, e - b);
+    const size_t slash = value.rfind('/');
+    if (slash != std::string_view::npos && value.find('.') != std::string_view::npos &&
+        slash + 1 < value.size()) {
+      value = value.substr(slash + 1);  // a host and path: the value is the last segment
+    }
+    if (value.size() >= min_length && !fn(context, value)) return false;
+    const size_t tail = value.rfind('/');
+    if (tail != std::string_view::npos && value.size() - tail - 1 >= min_length &&
+        !fn(context, value.substr(tail + 1))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace doberman::internal

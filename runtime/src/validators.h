@@ -20,6 +20,15 @@ double ShannonEntropy(std::string_view s);
 // == end` means the start is unknown (no SOM): the match is then the token run ending at `end`.
 std::string_view ExtractValue(std::string_view text, size_t start, size_t end);
 
+// Every value `text` carries, bounded exactly as ExtractValue bounds a secret hit's value (so that
+// a value recorded from a hit and the same value seen later fingerprint alike): for each run of
+// token characters, the value that ends where the run ends, and, when that value is a URL path, its
+// last segment too. Calls `fn(context, value)` for each of at least `min_length` bytes, left to
+// right, with repeats; stops and returns false as soon as `fn` does. Linear in the text
+// (ExtractValue called at every run end would rescan up to 4 KiB backwards each time).
+bool ForEachCarriedValue(std::string_view text, size_t min_length,
+                         bool (*fn)(void* context, std::string_view value), void* context);
+
 bool LooksLikePlaceholder(std::string_view value);
 bool LooksLikeHashOrUuid(std::string_view value);
 bool LooksLikeIdentifierOrPath(std::string_view value);

@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
+#include <cctype>
+
 #include <array>
 #include <cmath>
 #include <random>
@@ -289,6 +293,56 @@ TEST(Validators, ValueFromMatchEndInUrlsAndEncodings) {
   std::string uri = "postgres://app:S3cr3tPassw0rdValue@db.internal:5432/x";
   size_t at = uri.find('@') + 1;
   EXPECT_EQ(ExtractValue(uri, at, at), "S3cr3tPassw0rdValue");
+}
+
+// ForEachCarriedValue is a linear rewrite of "ExtractValue at every run end": on random texts over
+// the characters that matter, it yields exactly ExtractValue's values (plus URL-path tails).
+TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
+  std::mt19937 rng(7);
+  const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\n";
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    const size_t n = rng() % 60;
+    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    std::vector<std::string> expected;
+    for (size_t e = 1; e <= text.size(); ++e) {
+      const auto c = static_cast<unsigned char>(text[e - 1]);
+      const bool token = std::isalnum(c) || c == '+' || c == '=' || c == '_' || c == '-';
+      if (!token) continue;
+      if (e < text.size()) {
+        const auto d = static_cast<unsigned char>(text[e]);
+        if (std::isalnum(d) || d == '+' || d == '=' || d == '_' || d == '-') continue;
+      }
+      const std::string_view v = ExtractValue(text, e, e);
+      if (v.size() >= 2) expected.emplace_back(v);
+    }
+    std::vector<std::string> got;
+    ForEachCarriedValue(
+        text, 2,
+        [](void* ctx, std::string_view v) {
+          static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
+          return true;
+        },
+        &got);
+    // Every ExtractValue value is yielded, in order; extra yields are URL-path tails only.
+    size_t k = 0;
+    for (const std::string& g : got) {
+      if (k < expected.size() && g == expected[k]) ++k;
+    }
+    EXPECT_EQ(k, expected.size()) << "text: [" << text << "]";
+  }
+  // The 4 KiB window of ExtractValue applies too.
+  const std::string long_value(5000, 'a');
+  std::vector<std::string> got;
+  ForEachCarriedValue(
+      long_value, 8,
+      [](void* ctx, std::string_view v) {
+        static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
+        return true;
+      },
+      &got);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], std::string(ExtractValue(long_value, 5000, 5000)));
 }
 
 }  // namespace

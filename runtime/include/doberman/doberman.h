@@ -219,6 +219,25 @@ doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_fie
                                          doberman_string text, doberman_string cwd,
                                          doberman_view_fn fn, void* context);
 
+/* ---- Appended in 0.4: what session memory needs (a ledger of values seen, matched later). */
+
+/* 1 when rule `rule` carries the tag `tag` ("egress", "secret" ...), 0 when not or on a bad
+ * argument. */
+int doberman_rule_has_tag(const doberman_pack* pack, uint32_t rule, const char* tag);
+
+/* Keyed fingerprints of the values `text` carries, computed exactly as a hit's fingerprint (the
+ * scratch's key, the value bounded as a secret hit's value is), so that a value recorded from a hit
+ * can be recognised when it appears again: one value per run of token characters
+ * ([A-Za-z0-9+/=_-]) of at least `min_length` bytes, in the text and in one decoded layer of its
+ * base64, hex and percent-encoded runs (`decoded` is then 1). Calls `fn` once per distinct
+ * fingerprint, at most `max_values` times; DOBERMAN_E_LIMIT when the text carried more (or more
+ * encoded runs than the pack allows): the caller must then fail closed. The values themselves are
+ * never passed out. */
+typedef void (*doberman_fingerprint_fn)(void* context, const uint8_t fingerprint[16], int decoded);
+doberman_status doberman_value_fingerprints(doberman_scratch* scratch, doberman_string text,
+                                            size_t min_length, size_t max_values,
+                                            doberman_fingerprint_fn fn, void* context);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
