@@ -1,14 +1,17 @@
 // doberman-guard: the runtime's command-line face for hooks. `check` answers JSON lines; `hook
 // HOST` answers one hook payload the way that host expects. Every failure (no pack, bad signature,
 // bad payload) answers deny/block/AUTH with the cause: never allow.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,6 +21,8 @@
 #include "hook_payload.h"
 #include "host_answer.h"
 #include "json.h"
+#include "log_command.h"
+#include "session_memory.h"
 
 namespace {
 
@@ -25,15 +30,19 @@ using doberman::guard::Decision;
 using doberman::guard::HookAnswer;
 using doberman::guard::HookEvent;
 using doberman::guard::Host;
+using doberman::guard::LogOptions;
 using doberman::guard::ParsedPayload;
+using doberman::guard::SessionMemory;
 
 constexpr int kExitUsage = 2;
 constexpr size_t kMaxPayloadBytes = 64u << 20;
 
 const char kUsage[] =
-    "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S]\n"
+    "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S] [--state-dir D]\n"
     "       doberman-guard hook claude-code|codex|cursor [--pack P] [--pubkey K]... [--state S]\n"
-    "                           [--turn-auth warn|block] [--deadline-ms N]\n"
+    "                           [--state-dir D] [--turn-auth warn|block] [--deadline-ms N]\n"
+    "       doberman-guard log [--state-dir D] [--json] [--session ID] [--since 10m]\n"
+    "                          [--verdict PASS|AUTH|BLOCK] [--verify]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version\n"
     "\n"
@@ -42,16 +51,22 @@ const char kUsage[] =
     "        line per input: "
     "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.\n"
     "hook    reads one payload on stdin and answers in the host's hook protocol.\n"
+    "log     prints the decision log of a state directory (a table; JSON lines with --json);\n"
+    "        --verify checks its hash chain and exits 1 when a row was edited or removed.\n"
     "\n"
     "--pack    signed pack (default $DOBERMAN_PACK)\n"
     "--pubkey  trusted public key file, repeatable (default $DOBERMAN_PUBKEY, ':'-separated)\n"
-    "--state   rollback state file (default $DOBERMAN_STATE; unset: no rollback check)\n"
+    "--state   rollback state file (default $DOBERMAN_STATE, else STATE_DIR/rollback.state when\n"
+    "          a state directory is set; neither: no rollback check)\n"
+    "--state-dir  session memory: taint ledger and decision log (default $DOBERMAN_STATE_DIR;\n"
+    "             unset: every call is judged alone and nothing is logged)\n"
     "--turn-auth  what AUTH does to a prompt turn: warn (default) or block\n"
     "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
     "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
 
 struct Options {
-  std::string mode, host_name, pack, state;
+  std::string mode, host_name, pack, state, state_dir;
+  LogOptions log;
   Host host = Host::kAny;
   std::vector<std::string> pubkeys;
   bool turn_auth_blocks = false;
@@ -98,7 +113,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     if (i >= argc) return false;
     o->host_name = argv[i++];
     if (!ParseHost(o->host_name, &o->host)) return false;
-  } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain") {
+  } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
+             o->mode != "log") {
     return false;
   }
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
@@ -119,6 +135,10 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->pubkeys.push_back(v);
     } else if (a == "--state") {
       if (!value(&o->state)) return false;
+    } else if (a == "--state-dir") {
+      if (!value(&o->state_dir)) return false;
+    } else if (o->mode == "log" && ParseLogOption(a, value, &o->log)) {
+      if (!o->log.error.empty()) return false;
     } else if (a == "--deadline-ms") {
       if (!value(&v) || !ParseDeadline(v, &o->deadline_ms)) return false;
     } else if (a == "--turn-auth") {
@@ -143,9 +163,14 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       }
     }
   }
+  if (o->state_dir.empty()) {
+    if (const char* e = std::getenv("DOBERMAN_STATE_DIR")) o->state_dir = e;
+  }
   if (o->state.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE")) o->state = e;
   }
+  // The rollback record lives in the state directory unless a file was named.
+  if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
   return true;
 }
 
@@ -189,6 +214,59 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
     lp->error = "cannot allocate scratch";
     lp->status = "DOBERMAN_E_NO_MEMORY";
   }
+}
+
+// Session memory for one process: opened before the pack (the rollback record lives in its
+// directory), keyed into the scratch after it.
+struct Memory {
+  SessionMemory memory;
+  bool open = false;
+  std::string error;  // why it is not open (then every decision is raised to AUTH)
+  bool rebuilt = false;
+
+  void Open(const Options& o) {
+    if (o.state_dir.empty()) return;
+    open = memory.Open(o.state_dir, &rebuilt, &error);
+  }
+  bool Wanted(const Options& o) const { return !o.state_dir.empty(); }
+  void Key(LoadedPack* lp) {
+    if (open && lp->scratch != nullptr)
+      doberman_scratch_set_fingerprint_key(lp->scratch, memory.key());
+  }
+  // Raise-only: judges the decided payload against the session's record and records what it shows.
+  void Apply(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, Decision* d) {
+    if (!Wanted(o)) return;
+    if (!open) {
+      d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+               "session memory is unavailable (" + error + "); a person must look at this call");
+      return;
+    }
+    if (rebuilt) {
+      d->Raise(DOBERMAN_AUTH, "state_rebuilt",
+               "the session store was corrupt and has been rebuilt; what it recorded is lost");
+    }
+    if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d);
+  }
+  void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
+           int64_t latency_us) {
+    if (!open) return;
+    std::string label = "none";
+    doberman_pack_info info{};
+    info.struct_size = sizeof info;
+    if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
+      label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
+    }
+    std::string log_error;
+    const std::string host = o.mode == "hook" ? o.host_name : "check";
+    if (!memory.Log(host, payload, d, label, latency_us, &log_error))
+      std::fprintf(stderr, "doberman-guard: decision log: %s\n", log_error.c_str());
+  }
+};
+
+int64_t MicrosSince(const timespec& start) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000;
 }
 
 // Parses one payload; on failure returns a Decision raised to `failure_verdict` naming the cause.
@@ -244,7 +322,7 @@ uint32_t FieldsOf(const ParsedPayload& payload) {
   return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
 }
 
-int RunCheck(const LoadedPack& lp) {
+int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
   if (lp.scratch == nullptr) std::fprintf(stderr, "doberman-guard: %s\n", lp.error.c_str());
   char* line = nullptr;
   size_t cap = 0;
@@ -253,8 +331,12 @@ int RunCheck(const LoadedPack& lp) {
     std::string_view text(line, static_cast<size_t>(n));
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
     if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
+    timespec start{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
     ParsedPayload payload;
     Decision d = DecideText(text, lp, &payload);
+    if (payload.event != HookEvent::kUnknown) memory->Apply(o, lp, payload, &d);
+    memory->Log(o, lp, payload, d, MicrosSince(start));
     // A line that failed to parse may still have had an id: echo it when we can find one.
     std::string out = doberman::guard::CheckLine(d, &payload);
     std::fwrite(out.data(), 1, out.size(), stdout);
@@ -384,7 +466,7 @@ int Emit(const HookAnswer& a) {
 }
 
 // One payload, parsed before the pack is loaded so that only the databases it needs are read.
-int RunHook(const Options& o) {
+int RunHook(const Options& o, const timespec& start) {
   deadline::Arm(o.host, o.deadline_ms);
   bool too_large = false, failed = false;
   std::string text = ReadAll(STDIN_FILENO, &too_large, &failed);
@@ -398,21 +480,51 @@ int RunHook(const Options& o) {
   if (!Parse(text, o.host, &payload, &d)) {
     return Emit(doberman::guard::RefuseUnreadable(o.host, d.Explanation()));
   }
+  Memory memory;
+  LoadedPack lp;
   if (payload.event != HookEvent::kNothingToJudge) {
-    LoadedPack lp;
-    Load(o, &lp, FieldsOf(payload));
+    memory.Open(o);
+    uint32_t fields = FieldsOf(payload);
+    // Session memory searches shown text for secrets with the content databases.
+    if (memory.Wanted(o) && doberman::guard::ShowsText(payload.event))
+      fields |= 1u << DOBERMAN_FIELD_CONTENT;
+    Load(o, &lp, fields);
+    memory.Key(&lp);
     d = DecideParsed(lp, payload);
     // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
     if (d.status != "DOBERMAN_OK") d.verdict = DOBERMAN_BLOCK;
+    memory.Apply(o, lp, payload, &d);
   }
   doberman::guard::AnswerOptions options;
   options.turn_auth_blocks = o.turn_auth_blocks;
-  return Emit(doberman::guard::AnswerHook(o.host, payload, d, options));
+  const int code = Emit(doberman::guard::AnswerHook(o.host, payload, d, options));
+  if (!memory.open) return code;
+  // The log row is written after the answer, by a child that holds none of the host's pipes, so the
+  // host does not wait for it. (Recording values above stays before the answer: the next call must
+  // see it.) Without fork, the row is written inline.
+  const int64_t latency_us = MicrosSince(start);
+  std::fflush(stderr);
+  memory.memory.Close();  // the child opens its own connection
+  const pid_t child = ::fork();
+  if (child > 0) return code;
+  if (child == 0) {
+    const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd <= 2; ++fd) ::dup2(null_fd, fd);
+    memory.Open(o);
+    memory.Log(o, lp, payload, d, latency_us);
+    memory.memory.Close();
+    ::_exit(0);
+  }
+  memory.Open(o);
+  memory.Log(o, lp, payload, d, latency_us);
+  return code;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  timespec start{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
   Options o;
   if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
     std::fputs(kUsage, stdout);
@@ -438,9 +550,13 @@ int main(int argc, char** argv) {
     std::printf("doberman-guard 0.1.0 (runtime ABI %d)\n", DOBERMAN_ABI_VERSION);
     return 0;
   }
-  if (o.mode == "hook") return RunHook(o);
+  if (o.mode == "hook") return RunHook(o, start);
+  if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
+  Memory memory;
+  memory.Open(o);
   LoadedPack lp;
   Load(o, &lp);
-  if (o.mode == "check") return RunCheck(lp);
+  memory.Key(&lp);
+  if (o.mode == "check") return RunCheck(o, lp, &memory);
   return RunExplain(lp);
 }

@@ -109,7 +109,8 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
   d.verdict = DOBERMAN_PASS;
   std::vector<doberman_string> args;
   std::vector<doberman_prompt_segment> prompt;
-  for (const CallInput& input : payload.calls) {
+  for (size_t index = 0; index < payload.calls.size(); ++index) {
+    const CallInput& input = payload.calls[index];
     doberman_call call = input.View(&args, &prompt);
     doberman_result result{};
     result.struct_size = sizeof result;
@@ -122,9 +123,19 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       d.status = doberman_status_name(s);
       d.Raise(DOBERMAN_AUTH, StatusReason(s), StatusMessage(s));
     }
+    bool outbound = false;
     for (size_t i = 0; i < result.hit_count; ++i) {
       const doberman_hit& h = result.hits[i];
+      outbound = outbound || doberman_rule_has_tag(pack, h.rule, "egress") != 0;
+      const bool secret = doberman_rule_has_tag(pack, h.rule, "secret") != 0;
+      if (secret && Hex(h.fingerprint, sizeof h.fingerprint).size() > 0) {
+        std::array<uint8_t, 16> fp{};
+        std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), fp.begin());
+        if (std::find(d.secret_values.begin(), d.secret_values.end(), fp) == d.secret_values.end())
+          d.secret_values.push_back(fp);
+      }
       if (h.verdict == DOBERMAN_PASS) continue;  // signals feed when-rules; they decide nothing
+      d.flagged = d.flagged || !secret;
       std::string id = doberman_rule_id(pack, h.rule);
       if (std::find(d.rules.begin(), d.rules.end(), id) == d.rules.end()) d.rules.push_back(id);
       if (h.verdict > result.verdict) {
@@ -136,6 +147,7 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       d.hits.push_back({id, doberman_verdict_name(h.verdict), FieldName(h.field), h.unit, h.start,
                         h.end, Hex(h.fingerprint, sizeof h.fingerprint), h.decoded != 0});
     }
+    if (outbound) d.outbound_calls.push_back(index);
     if (result.hits_dropped > 0)
       d.Raise(DOBERMAN_AUTH, "hits_truncated", "more rules fired than reported");
   }

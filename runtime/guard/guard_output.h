@@ -4,6 +4,9 @@
 #ifndef DOBERMAN_GUARD_GUARD_OUTPUT_H_
 #define DOBERMAN_GUARD_GUARD_OUTPUT_H_
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,13 @@ struct Decision {
   std::vector<std::string> messages;  // one per rule, human-readable
   std::vector<HitOut> hits;
   std::string status = "DOBERMAN_OK";
+  // For session memory (session_memory.h): the calls that can send data off the machine (a rule
+  // tagged `egress` matched, signals included), the keyed fingerprints of the secret values the
+  // payload carries (hits of rules tagged `secret`), and whether a rule that is not a secret rule
+  // raised the payload (flagged content: injection signatures and the like).
+  std::vector<size_t> outbound_calls;
+  std::vector<std::array<uint8_t, 16>> secret_values;
+  bool flagged = false;
 
   // Raises to at least `v`, recording why.
   void Raise(doberman_verdict v, const std::string& reason, const std::string& message);

@@ -295,6 +295,12 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
     return false;
   }
   out->event = event->event;
+  std::string_view session_field;
+  if (ReadStringField(payload, {"session_id", "conversation_id"}, &out->session, &session_field) ==
+      FieldRead::kWrongType) {
+    *error = std::string(session_field) + " must be a string";
+    return false;
+  }
   CallInput base;
   if (!OptionalString(payload, "cwd", &base.cwd, error)) return false;
   if (base.cwd.empty()) {

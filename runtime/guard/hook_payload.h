@@ -34,6 +34,9 @@ struct ParsedPayload {
   bool mcp_tool = false;  // an MCP tool: Claude Code replaces its output with updatedMCPToolOutput
   std::string id;         // echoed back by `check`
   bool has_id = false;
+  // The host's session (Claude Code and Codex `session_id`, Cursor `conversation_id`); empty when
+  // the payload names none. Session memory keys its ledger by it (fingerprinted, never stored).
+  std::string session;
   std::vector<CallInput> calls;
   // PostToolUse: the output as the host sent it. A replacement must keep its shape (Claude Code
   // drops an updatedToolOutput that does not match the tool's output schema, and the original goes

@@ -14,7 +14,8 @@ LAYERS = {
     "format": (["runtime/format"], ["public_api", "generated"]),
     "runtime": (["runtime/src"], ["public_api", "format", "generated"]),
     "json": (["runtime/json"], []),
-    "guard": (["runtime/guard"], ["public_api", "json"]),
+    "state": (["runtime/state"], []),
+    "guard": (["runtime/guard"], ["public_api", "json", "state"]),
     "compiler": (["compiler/src"], ["public_api", "format", "json", "generated"]),
 }
 GENERATED = {"pack_generated.h", "DobermanLexer.h", "DobermanParser.h", "DobermanParserBaseListener.h",

@@ -1,0 +1,240 @@
+// Session memory for doberman-guard (contract in session_memory.h).
+#include "session_memory.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "json.h"
+
+namespace doberman::guard {
+namespace {
+
+using state::Fingerprint;
+using state::ValueKind;
+
+struct Collected {
+  std::vector<Fingerprint> values;
+};
+
+void Collect(void* context, const uint8_t fingerprint[16], int /*decoded*/) {
+  Fingerprint f{};
+  std::copy(fingerprint, fingerprint + 16, f.begin());
+  auto* c = static_cast<Collected*>(context);
+  if (std::find(c->values.begin(), c->values.end(), f) == c->values.end()) c->values.push_back(f);
+}
+
+// The texts of one call that can carry a value off the machine (or, for tool output, into the
+// model): every field it fills.
+std::vector<const std::string*> TextsOf(const CallInput& c) {
+  std::vector<const std::string*> out;
+  for (const std::string* s : {&c.command, &c.url, &c.content, &c.path}) {
+    if (!s->empty()) out.push_back(s);
+  }
+  for (const std::string& a : c.args) out.push_back(&a);
+  for (const CallInput::Segment& seg : c.prompt) out.push_back(&seg.text);
+  return out;
+}
+
+// Fingerprints of the values carried by `calls` (all of them when `only` is null), at most
+// kMaxValuesPerPayload. False when there were more (or the scratch refused): the caller raises.
+bool CarriedValues(const std::vector<CallInput>& calls, const std::vector<size_t>* only,
+                   doberman_scratch* scratch, Collected* out) {
+  bool complete = true;
+  auto take = [&](const CallInput& c) {
+    for (const std::string* text : TextsOf(c)) {
+      const size_t room = kMaxValuesPerPayload - std::min(kMaxValuesPerPayload, out->values.size());
+      if (room == 0) return false;
+      const doberman_status s = doberman_value_fingerprints(scratch, {text->data(), text->size()},
+                                                            kMinValueBytes, room, Collect, out);
+      if (s != DOBERMAN_OK) return false;
+    }
+    return true;
+  };
+  if (only != nullptr) {
+    for (size_t i : *only) complete = take(calls[i]) && complete;
+  } else {
+    for (const CallInput& c : calls) complete = take(c) && complete;
+  }
+  return complete;
+}
+
+bool Acts(HookEvent e) { return e == HookEvent::kPreToolUse || e == HookEvent::kPermissionRequest; }
+
+// The secret values in text shown to the model: each shown string decided as written content, the
+// scope secret rules read, and the fingerprints of hits of rules tagged `secret`. A decision
+// reports one place per rule, so the text is decided again after the earliest secret found, until
+// none is left (at most kMaxSecretScans times per string). False when that bound or a decision
+// failed: the record may be missing values, and the caller raises.
+constexpr size_t kMaxSecretScans = 256;
+
+bool ShownSecrets(const std::vector<CallInput>& calls, const doberman_pack* pack,
+                  doberman_scratch* scratch, std::vector<Fingerprint>* out) {
+  bool complete = true;
+  for (const CallInput& c : calls) {
+    std::vector<const std::string*> shown;
+    if (!c.content.empty()) shown.push_back(&c.content);
+    for (const CallInput::Segment& seg : c.prompt) shown.push_back(&seg.text);
+    for (const std::string* text : shown) {
+      size_t offset = 0;
+      size_t scans = 0;
+      for (;; ++scans) {
+        if (scans == kMaxSecretScans) {
+          complete = false;
+          break;
+        }
+        doberman_call call{};
+        call.struct_size = sizeof call;
+        call.tool = {c.tool.data(), c.tool.size()};
+        call.content = {text->data() + offset, text->size() - offset};
+        doberman_result result{};
+        result.struct_size = sizeof result;
+        if (doberman_decide(pack, scratch, &call, &result) != DOBERMAN_OK ||
+            result.hits_dropped > 0) {
+          complete = false;
+        }
+        size_t next = SIZE_MAX;
+        for (size_t i = 0; i < result.hit_count; ++i) {
+          const doberman_hit& h = result.hits[i];
+          if (doberman_rule_has_tag(pack, h.rule, "secret") == 0) continue;
+          Fingerprint f{};
+          std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), f.begin());
+          if (f != Fingerprint{} && std::find(out->begin(), out->end(), f) == out->end())
+            out->push_back(f);
+          // Decoded hits' spans are in the decoded run, not the text: they cannot move us on.
+          if (h.decoded == 0 && h.end > 0) next = std::min<size_t>(next, h.end);
+        }
+        if (next == SIZE_MAX || next >= call.content.size) break;
+        offset += next;
+      }
+    }
+  }
+  return complete;
+}
+}  // namespace
+
+bool ShowsText(HookEvent e) {
+  return e == HookEvent::kPostToolUse || e == HookEvent::kPostToolUseFailure ||
+         e == HookEvent::kReadFile || e == HookEvent::kUserPromptSubmit;
+}
+
+bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* error) {
+  *rebuilt = false;
+  if (!state::OpenStateDir(dir, &dir_, error)) return false;
+  store_ = state::StateStore::Open(dir_, state::StoreLimits{}, rebuilt, error);
+  return store_ != nullptr;
+}
+
+Fingerprint SessionMemory::SessionOf(const ParsedPayload& payload) const {
+  // No session id: the host user stands in, so one user's sessions share a record (stricter).
+  const std::string id =
+      payload.session.empty() ? "uid:" + std::to_string(::geteuid()) : "id:" + payload.session;
+  return state::KeyedFingerprint(dir_.key, "session", id);
+}
+
+void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pack,
+                          doberman_scratch* scratch, Decision* d) {
+  if (store_ == nullptr) return;
+  const int64_t now = std::time(nullptr);
+  const Fingerprint session = SessionOf(payload);
+  std::string error;
+  auto unavailable = [&]() {
+    d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+             "the session store failed (" + error + "); a person must look at this call");
+  };
+  if (ShowsText(payload.event)) {
+    // What the model is shown: its secrets are remembered as secrets; when a rule flagged the
+    // content (an injection, say), every value it carries is remembered as untrusted.
+    std::vector<Fingerprint> secrets;
+    for (const auto& v : d->secret_values) secrets.push_back(v);
+    const bool scanned = ShownSecrets(payload.calls, pack, scratch, &secrets);
+    for (const Fingerprint& f : secrets) {
+      if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
+        d->secret_values.push_back(f);
+    }
+    if (!store_->RecordValues(session, secrets, ValueKind::kSecret, now, &error))
+      return unavailable();
+    if (!scanned) {
+      d->Raise(DOBERMAN_AUTH, "values_unrecorded",
+               "the shown text could not be searched for secrets completely");
+    }
+    if (d->flagged) {
+      Collected carried;
+      const bool complete = CarriedValues(payload.calls, nullptr, scratch, &carried);
+      if (!store_->RecordValues(session, carried.values, ValueKind::kUntrusted, now, &error))
+        return unavailable();
+      if (!complete) {
+        d->Raise(DOBERMAN_AUTH, "values_unrecorded",
+                 "flagged content carries more values than the session record takes");
+      }
+    }
+    return;
+  }
+  if (!Acts(payload.event) || d->outbound_calls.empty()) return;
+  Collected carried;
+  const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
+  ValueKind worst = ValueKind::kNone;
+  if (!store_->LookupValues(session, carried.values, now, &worst, &error)) return unavailable();
+  if (worst == ValueKind::kSecret) {
+    d->Raise(DOBERMAN_BLOCK, "confirmed_exfil",
+             "sends off the machine a secret value this session was shown earlier");
+  } else if (worst == ValueKind::kUntrusted) {
+    d->Raise(DOBERMAN_AUTH, "untrusted_echo",
+             "sends off the machine a value taken from content a rule flagged as untrusted");
+  }
+  if (!complete) {
+    d->Raise(DOBERMAN_AUTH, "values_unchecked",
+             "the call carries more values than the session record can check");
+  }
+}
+
+std::string LogRowJson(const std::string& host_name, const ParsedPayload& payload,
+                       const Decision& d, const std::string& session_hex,
+                       const std::string& pack_label, int64_t latency_us) {
+  using internal::AppendJsonString;
+  std::string out = "{\"host\":";
+  AppendJsonString(host_name, &out);
+  out += ",\"event\":";
+  AppendJsonString(payload.event_name, &out);
+  out += ",\"tool\":";
+  AppendJsonString(payload.tool, &out);
+  out += ",\"session\":\"" + session_hex + "\",\"verdict\":\"";
+  out += doberman_verdict_name(d.verdict);
+  out += "\",\"status\":";
+  AppendJsonString(d.status, &out);
+  auto list = [&](const char* name, const std::vector<std::string>& items) {
+    out += ",\"";
+    out += name;
+    out += "\":[";
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i) out += ",";
+      AppendJsonString(items[i], &out);
+    }
+    out += "]";
+  };
+  list("reasons", d.reasons);
+  list("rules", d.rules);
+  std::vector<std::string> values;
+  for (const auto& v : d.secret_values) values.push_back(state::Hex(v.data(), v.size()));
+  list("values", values);
+  out += ",\"pack\":";
+  AppendJsonString(pack_label, &out);
+  out += ",\"latency_us\":" + std::to_string(latency_us) + "}";
+  return out;
+}
+
+bool SessionMemory::Log(const std::string& host_name, const ParsedPayload& payload,
+                        const Decision& d, const std::string& pack_label, int64_t latency_us,
+                        std::string* error) {
+  if (store_ == nullptr) return true;
+  state::LogRow row;
+  row.session = SessionOf(payload);
+  row.verdict = static_cast<int>(d.verdict);
+  row.json = LogRowJson(host_name, payload, d, state::Hex(row.session), pack_label, latency_us);
+  return store_->AppendLog(&row, error);
+}
+
+}  // namespace doberman::guard

@@ -1,0 +1,73 @@
+// Session memory for doberman-guard: what the agent's tools showed it is remembered (as keyed
+// fingerprints, per session) and judged again when a later action tries to send it off the machine;
+// every decision is logged, redacted and hash-chained. The store is runtime/state; this file is the
+// policy: what is recorded when, what a match raises, and the log row. Raise-only: nothing here can
+// lower a verdict, and a store that cannot be read or written raises to AUTH.
+#ifndef DOBERMAN_GUARD_SESSION_MEMORY_H_
+#define DOBERMAN_GUARD_SESSION_MEMORY_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "doberman/doberman.h"
+#include "guard_output.h"
+#include "hook_payload.h"
+#include "state_dir.h"
+#include "state_store.h"
+
+namespace doberman::guard {
+
+// Values shorter than this are not recorded or matched: too many ordinary words would collide.
+inline constexpr size_t kMinValueBytes = 8;
+// Bound on the values one payload is judged or recorded by (a payload with more is judged on the
+// first ones and raised to AUTH: the rest went unchecked).
+inline constexpr size_t kMaxValuesPerPayload = 512;
+
+// Events whose text is shown to the model (tool output, files about to be read, prompts): their
+// secrets are recorded. A one-shot process must load the content databases for them.
+bool ShowsText(HookEvent event);
+
+class SessionMemory {
+ public:
+  // Opens the state directory and its store. False with `error` when it cannot be trusted or
+  // opened; `rebuilt` when the store was corrupt and has been recreated (earlier records are lost).
+  bool Open(const std::string& dir, bool* rebuilt, std::string* error);
+
+  // The key fingerprints are made with: the scratch must use it so that hits' fingerprints match
+  // the ledger's.
+  const uint8_t* key() const { return dir_.key.data(); }
+  const std::string& dir() const { return dir_.path; }
+
+  // After a payload is decided: records what its tool output (or prompt) showed and judges its
+  // outbound calls against the session's record, raising `d`. Secrets in shown text are found by
+  // deciding that text once more as written content (the secret rules' scope) with `pack`; that
+  // decision only feeds the record, never the verdict.
+  void Apply(const ParsedPayload& payload, const doberman_pack* pack, doberman_scratch* scratch,
+             Decision* d);
+
+  // Drops the store's connection (before fork: a SQLite connection must not cross it).
+  void Close() { store_.reset(); }
+
+  // Appends the decision's redacted row to the log. A failure raises nothing (the answer is
+  // already decided) but is returned so the caller can report it on stderr.
+  bool Log(const std::string& host_name, const ParsedPayload& payload, const Decision& d,
+           const std::string& pack_label, int64_t latency_us, std::string* error);
+
+  // The fingerprint a session id is stored under.
+  state::Fingerprint SessionOf(const ParsedPayload& payload) const;
+
+ private:
+  state::StateDir dir_;
+  std::unique_ptr<state::StateStore> store_;
+};
+
+// The redacted row of one decision (no seq or time: the store adds those): host, event, tool,
+// session fingerprint, verdict, reasons, rules, value fingerprints, pack, latency.
+std::string LogRowJson(const std::string& host_name, const ParsedPayload& payload,
+                       const Decision& d, const std::string& session_hex,
+                       const std::string& pack_label, int64_t latency_us);
+
+}  // namespace doberman::guard
+
+#endif  // DOBERMAN_GUARD_SESSION_MEMORY_H_

@@ -1,0 +1,158 @@
+// Opening the state directory and its key file (API in state_dir.h).
+#include "state_dir.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace doberman::state {
+namespace {
+
+constexpr const char* kKeyFile = "fingerprint.key";
+
+std::string Errno(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+// mkdir -p with 0700 for what it creates.
+bool MakeDirs(const std::string& dir, std::string* error) {
+  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    const std::string part = slash == std::string::npos ? dir : dir.substr(0, slash);
+    if (!part.empty() && ::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
+      *error = Errno("cannot create state directory", part);
+      return false;
+    }
+    if (slash == std::string::npos) return true;
+  }
+}
+
+// The directory must be ours and closed to everyone else: another user who can write into it could
+// swap the store or the key.
+bool CheckDir(const std::string& dir, std::string* error) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    *error = Errno("cannot read state directory", dir);
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    *error = "state directory " + dir + " is not a directory (a symlink is refused)";
+    return false;
+  }
+  if (st.st_uid != ::geteuid()) {
+    *error = "state directory " + dir + " belongs to another user";
+    return false;
+  }
+  if ((st.st_mode & 077) != 0) {
+    *error = "state directory " + dir + " is open to other users (chmod 700 it)";
+    return false;
+  }
+  return true;
+}
+
+bool ReadKey(const std::string& path, Key* key, std::string* error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    *error = Errno("cannot open key", path);
+    return false;
+  }
+  struct stat st {};
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+            (st.st_mode & 077) == 0 && st.st_size == static_cast<off_t>(key->size());
+  if (ok) {
+    size_t got = 0;
+    while (got < key->size()) {
+      const ssize_t n = ::read(fd, key->data() + got, key->size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ok = got == key->size();
+  }
+  ::close(fd);
+  if (!ok) *error = "key " + path + " is not a 32-byte regular file of ours with mode 0600";
+  return ok;
+}
+
+// Writes a new key to a private temporary file and links it into place: link(2) fails when the key
+// exists, so of two processes racing, one key wins and the other reads it.
+bool CreateKey(const std::string& dir, const std::string& path, std::string* error) {
+  Key fresh{};
+  randombytes_buf(fresh.data(), fresh.size());
+  std::string tmp = dir + "/.fingerprint.key.XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) {
+    *error = Errno("cannot create key in", dir);
+    return false;
+  }
+  bool ok = ::fchmod(fd, 0600) == 0 &&
+            ::write(fd, fresh.data(), fresh.size()) == static_cast<ssize_t>(fresh.size()) &&
+            ::fsync(fd) == 0;
+  ::close(fd);
+  sodium_memzero(fresh.data(), fresh.size());
+  if (ok && ::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
+    *error = Errno("cannot create key", path);
+    ok = false;
+  } else if (!ok) {
+    *error = Errno("cannot write key", tmp);
+  }
+  ::unlink(tmp.c_str());
+  return ok;
+}
+
+}  // namespace
+
+bool OpenStateDir(const std::string& dir, StateDir* out, std::string* error) {
+  if (dir.empty()) {
+    *error = "no state directory given";
+    return false;
+  }
+  if (sodium_init() < 0) {
+    *error = "libsodium failed to initialise";
+    return false;
+  }
+  std::string path = dir;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  if (!MakeDirs(path, error) || !CheckDir(path, error)) return false;
+  const std::string key_path = path + "/" + kKeyFile;
+  struct stat st {};
+  if (::lstat(key_path.c_str(), &st) != 0) {
+    if (errno != ENOENT) {
+      *error = Errno("cannot read key", key_path);
+      return false;
+    }
+    if (!CreateKey(path, key_path, error)) return false;
+  }
+  if (!ReadKey(key_path, &out->key, error)) return false;
+  out->path = path;
+  return true;
+}
+
+Fingerprint KeyedFingerprint(const Key& key, std::string_view domain, std::string_view value) {
+  Fingerprint f{};
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, key.data(), key.size(), f.size());
+  const uint8_t length = static_cast<uint8_t>(domain.size());
+  crypto_generichash_update(&st, &length, 1);
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(domain.data()), domain.size());
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(value.data()), value.size());
+  crypto_generichash_final(&st, f.data(), f.size());
+  return f;
+}
+
+std::string Hex(const uint8_t* bytes, size_t size) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  s.reserve(size * 2);
+  for (size_t i = 0; i < size; ++i) {
+    s.push_back(digits[bytes[i] >> 4]);
+    s.push_back(digits[bytes[i] & 15]);
+  }
+  return s;
+}
+
+}  // namespace doberman::state

@@ -1,0 +1,39 @@
+// The state directory of session memory: a private directory (this user's, no access for anyone
+// else) holding the fingerprint key and the store. Opening it creates what is missing with safe
+// modes and refuses what an attacker could have planted (a symlink, a directory others can write,
+// a key file of the wrong size, mode or owner).
+#ifndef DOBERMAN_STATE_STATE_DIR_H_
+#define DOBERMAN_STATE_STATE_DIR_H_
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace doberman::state {
+
+using Fingerprint = std::array<uint8_t, 16>;
+using Key = std::array<uint8_t, 32>;
+
+struct StateDir {
+  std::string path;
+  Key key{};  // keys every fingerprint and the decision log's chain; never leaves the directory
+};
+
+// Opens `dir`, creating it (0700, parents too) when missing, and loads DIR/fingerprint.key,
+// creating it (32 random bytes, 0600, atomically: two processes racing agree on one key) on first
+// use. False with a one-line `error` naming the path when the directory or the key cannot be
+// trusted or read.
+bool OpenStateDir(const std::string& dir, StateDir* out, std::string* error);
+
+// BLAKE2b-128 of `value`, keyed with the directory's key, in a domain of its own (so that a session
+// id and a value with the same bytes never share a fingerprint).
+Fingerprint KeyedFingerprint(const Key& key, std::string_view domain, std::string_view value);
+
+// Lower-case hex of `bytes`.
+std::string Hex(const uint8_t* bytes, size_t size);
+inline std::string Hex(const Fingerprint& f) { return Hex(f.data(), f.size()); }
+
+}  // namespace doberman::state
+
+#endif  // DOBERMAN_STATE_STATE_DIR_H_

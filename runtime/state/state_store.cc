@@ -1,0 +1,502 @@
+// The session-memory store on SQLite (API and guarantees in state_store.h).
+#include "state_store.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+namespace doberman::state {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+constexpr const char* kDbFile = "state.db";
+constexpr const char* kLockFile = "state.lock";
+using Chain = std::array<uint8_t, 32>;
+
+const char kSchema[] =
+    "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS value_ledger(session BLOB NOT NULL, value BLOB NOT NULL,"
+    " kind INTEGER NOT NULL, seen INTEGER NOT NULL, PRIMARY KEY(session, value)) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS value_ledger_seen ON value_ledger(seen);"
+    "CREATE TABLE IF NOT EXISTS decision_log(seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,"
+    " session BLOB NOT NULL, verdict INTEGER NOT NULL, row TEXT NOT NULL, chain BLOB NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS decision_log_at ON decision_log(at);";
+
+// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
+  ~Stmt() { sqlite3_finalize(s_); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  bool ok() const { return rc_ == SQLITE_OK && s_ != nullptr; }
+  sqlite3_stmt* get() { return s_; }
+  void Blob(int i, const void* p, size_t n) {
+    sqlite3_bind_blob(s_, i, p, static_cast<int>(n), SQLITE_TRANSIENT);
+  }
+  void Int(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
+  void Text(int i, const std::string& v) {
+    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  }
+  int Step() { return sqlite3_step(s_); }
+  void Reset() {
+    sqlite3_reset(s_);
+    sqlite3_clear_bindings(s_);
+  }
+
+ private:
+  sqlite3_stmt* s_ = nullptr;
+  int rc_ = SQLITE_ERROR;
+};
+
+std::string DbError(sqlite3* db, const std::string& what) {
+  return "state store: " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
+}
+
+bool IsCorrupt(int rc) {
+  const int primary = rc & 0xff;
+  return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB;
+}
+
+int64_t NowMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+// The log chain: each row's digest covers the previous digest and everything the row holds.
+Chain ChainDigest(const Key& key, const Chain& previous, const LogRow& row) {
+  Chain out{};
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, key.data(), key.size(), out.size());
+  static const char kDomain[] = "doberman decision log v1";
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(kDomain), sizeof kDomain);
+  crypto_generichash_update(&st, previous.data(), previous.size());
+  uint8_t fixed[8 + 8 + 16 + 1];
+  for (int i = 0; i < 8; ++i)
+    fixed[i] = static_cast<uint8_t>(static_cast<uint64_t>(row.seq) >> (8 * i));
+  for (int i = 0; i < 8; ++i)
+    fixed[8 + i] = static_cast<uint8_t>(static_cast<uint64_t>(row.at_ms) >> (8 * i));
+  std::memcpy(fixed + 16, row.session.data(), row.session.size());
+  fixed[32] = static_cast<uint8_t>(row.verdict);
+  crypto_generichash_update(&st, fixed, sizeof fixed);
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(row.json.data()),
+                            row.json.size());
+  crypto_generichash_final(&st, out.data(), out.size());
+  return out;
+}
+
+// Holds DIR/state.lock exclusively while the database is rebuilt, so that two processes finding
+// it corrupt do not move each other's fresh database aside.
+class RebuildLock {
+ public:
+  explicit RebuildLock(const std::string& dir) {
+    fd_ = ::open((dir + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~RebuildLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  RebuildLock(const RebuildLock&) = delete;
+  RebuildLock& operator=(const RebuildLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// Creates the database file 0600 before SQLite does (SQLite would honour the umask; its -wal and
+// -shm files copy the database file's mode), and refuses one that is not ours.
+bool PrepareFile(const std::string& path, std::string* error) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+  if (fd < 0) {
+    *error = "state store " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  const bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid();
+  if (ok && (st.st_mode & 077) != 0) (void)::fchmod(fd, 0600);
+  ::close(fd);
+  if (!ok) *error = "state store " + path + " is not a regular file of ours";
+  return ok;
+}
+
+}  // namespace
+
+StateStore::~StateStore() {
+  sqlite3_close_v2(db_);
+  sodium_memzero(key_.data(), key_.size());
+}
+
+std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLimits& limits,
+                                             bool* rebuilt, std::string* error) {
+  *rebuilt = false;
+  const std::string path = dir.path + "/" + kDbFile;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (!PrepareFile(path, error)) return nullptr;
+    std::unique_ptr<StateStore> s(new StateStore());
+    s->key_ = dir.key;
+    s->limits_ = limits;
+    s->path_ = path;
+    const int rc = sqlite3_open_v2(
+        path.c_str(), &s->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
+        nullptr);
+    if (rc == SQLITE_OK) {
+      sqlite3_busy_timeout(s->db_, limits.busy_timeout_ms);
+      sqlite3_extended_result_codes(s->db_, 1);
+      std::string setup_error;
+      if (s->Setup(&setup_error)) return s;
+      const int code = sqlite3_extended_errcode(s->db_);
+      if (!IsCorrupt(code) || attempt > 0) {
+        *error = setup_error;
+        return nullptr;
+      }
+    } else if (!IsCorrupt(rc) || attempt > 0) {
+      *error = DbError(s->db_, "cannot open " + path);
+      return nullptr;
+    }
+    // Corrupt: move it aside (under the lock, and only if it is still the corrupt one) and retry.
+    s.reset();
+    RebuildLock lock(dir.path);
+    sqlite3* probe = nullptr;
+    bool still_corrupt = true;
+    if (sqlite3_open_v2(path.c_str(), &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW,
+                        nullptr) == SQLITE_OK) {
+      still_corrupt =
+          IsCorrupt(sqlite3_exec(probe, "PRAGMA user_version", nullptr, nullptr, nullptr));
+    }
+    sqlite3_close_v2(probe);
+    if (still_corrupt) {
+      const std::string aside = path + ".corrupt-" + std::to_string(std::time(nullptr));
+      if (::rename(path.c_str(), aside.c_str()) != 0) {
+        *error = "state store " + path +
+                 " is corrupt and cannot be moved aside: " + std::strerror(errno);
+        return nullptr;
+      }
+      ::unlink((path + "-wal").c_str());
+      ::unlink((path + "-shm").c_str());
+    }
+    *rebuilt = true;
+  }
+  *error = "state store " + path + ": cannot be rebuilt";
+  return nullptr;
+}
+
+bool StateStore::Exec(const char* sql, std::string* error) {
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK) return true;
+  *error = DbError(db_, sql);
+  return false;
+}
+
+bool StateStore::Setup(std::string* error) {
+  int version = -1;
+  {
+    Stmt q(db_, "PRAGMA user_version");
+    if (!q.ok() || q.Step() != SQLITE_ROW) {
+      *error = DbError(db_, "cannot read the schema version");
+      return false;
+    }
+    version = sqlite3_column_int(q.get(), 0);
+  }
+  if (!Exec("PRAGMA synchronous=NORMAL", error)) return false;
+  if (version == kSchemaVersion) return true;
+  if (version > kSchemaVersion) {
+    *error = "state store " + path_ + " has schema " + std::to_string(version) +
+             ", newer than this doberman-guard's " + std::to_string(kSchemaVersion);
+    return false;
+  }
+  // New database (or one another process is creating right now: the write lock orders us).
+  if (!Exec("PRAGMA journal_mode=WAL", error) || !Begin(true, error)) return false;
+  if (!Exec(kSchema, error) ||
+      !Exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), error)) {
+    Rollback();
+    return false;
+  }
+  return Commit(error);
+}
+
+bool StateStore::Begin(bool write, std::string* error) {
+  return Exec(write ? "BEGIN IMMEDIATE" : "BEGIN", error);
+}
+bool StateStore::Commit(std::string* error) {
+  if (Exec("COMMIT", error)) return true;
+  Rollback();
+  return false;
+}
+void StateStore::Rollback() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+
+bool StateStore::Expire(int64_t now, std::string* error) {
+  Stmt old(db_, "DELETE FROM value_ledger WHERE seen < ?");
+  if (!old.ok()) return (*error = DbError(db_, "expire"), false);
+  old.Int(1, now - limits_.value_ttl_seconds);
+  if (old.Step() != SQLITE_DONE) return (*error = DbError(db_, "expire"), false);
+  // The row cap costs a count, so it is checked on one write in 64.
+  uint8_t dice = 0;
+  randombytes_buf(&dice, 1);
+  if (dice % 64 != 0) return true;
+  Stmt cap(db_,
+           "DELETE FROM value_ledger WHERE seen <= (SELECT seen FROM value_ledger ORDER BY seen "
+           "DESC LIMIT 1 OFFSET ?)");
+  if (!cap.ok()) return (*error = DbError(db_, "cap"), false);
+  cap.Int(1, limits_.max_values);
+  if (cap.Step() != SQLITE_DONE) return (*error = DbError(db_, "cap"), false);
+  return true;
+}
+
+bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
+                              ValueKind kind, int64_t now, std::string* error) {
+  if (values.empty()) return true;
+  if (!Begin(true, error)) return false;
+  {
+    Stmt put(db_,
+             "INSERT INTO value_ledger(session, value, kind, seen) VALUES(?,?,?,?) "
+             "ON CONFLICT(session, value) DO UPDATE SET kind=max(kind, excluded.kind), "
+             "seen=excluded.seen");
+    if (!put.ok()) {
+      *error = DbError(db_, "record");
+      Rollback();
+      return false;
+    }
+    for (const Fingerprint& v : values) {
+      put.Blob(1, session.data(), session.size());
+      put.Blob(2, v.data(), v.size());
+      put.Int(3, static_cast<int>(kind));
+      put.Int(4, now);
+      if (put.Step() != SQLITE_DONE) {
+        *error = DbError(db_, "record");
+        Rollback();
+        return false;
+      }
+      put.Reset();
+    }
+  }
+  if (!Expire(now, error)) {
+    Rollback();
+    return false;
+  }
+  return Commit(error);
+}
+
+bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
+                              int64_t now, ValueKind* worst, std::string* error) {
+  *worst = ValueKind::kNone;
+  if (values.empty()) return true;
+  Stmt get(db_, "SELECT kind FROM value_ledger WHERE session=? AND value=? AND seen>=?");
+  if (!get.ok()) return (*error = DbError(db_, "lookup"), false);
+  for (const Fingerprint& v : values) {
+    get.Blob(1, session.data(), session.size());
+    get.Blob(2, v.data(), v.size());
+    get.Int(3, now - limits_.value_ttl_seconds);
+    const int rc = get.Step();
+    if (rc == SQLITE_ROW) {
+      const auto kind = static_cast<ValueKind>(sqlite3_column_int(get.get(), 0));
+      if (kind > *worst) *worst = kind;
+    } else if (rc != SQLITE_DONE) {
+      *error = DbError(db_, "lookup");
+      return false;
+    }
+    get.Reset();
+  }
+  return true;
+}
+
+namespace {
+
+bool ReadChainMeta(sqlite3* db, const char* name, int64_t* seq, Chain* chain) {
+  Stmt q(db, "SELECT v FROM meta WHERE k=?");
+  if (!q.ok()) return false;
+  sqlite3_bind_text(q.get(), 1, name, -1, SQLITE_STATIC);
+  *seq = 0;
+  chain->fill(0);
+  const int rc = q.Step();
+  if (rc == SQLITE_DONE) return true;  // no row yet: the chain starts at zero
+  if (rc != SQLITE_ROW || sqlite3_column_bytes(q.get(), 0) != 8 + 32) return false;
+  const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q.get(), 0));
+  uint64_t s = 0;
+  for (int i = 0; i < 8; ++i) s |= static_cast<uint64_t>(p[i]) << (8 * i);
+  *seq = static_cast<int64_t>(s);
+  std::memcpy(chain->data(), p + 8, 32);
+  return true;
+}
+
+bool WriteChainMeta(sqlite3* db, const char* name, int64_t seq, const Chain& chain) {
+  uint8_t v[8 + 32];
+  for (int i = 0; i < 8; ++i) v[i] = static_cast<uint8_t>(static_cast<uint64_t>(seq) >> (8 * i));
+  std::memcpy(v + 8, chain.data(), 32);
+  Stmt put(db, "INSERT OR REPLACE INTO meta(k, v) VALUES(?, ?)");
+  if (!put.ok()) return false;
+  sqlite3_bind_text(put.get(), 1, name, -1, SQLITE_STATIC);
+  put.Blob(2, v, sizeof v);
+  return put.Step() == SQLITE_DONE;
+}
+
+}  // namespace
+
+bool StateStore::AppendLog(LogRow* row, std::string* error) {
+  if (!Begin(true, error)) return false;
+  int64_t head_seq = 0;
+  Chain head{};
+  if (!ReadChainMeta(db_, "log_head", &head_seq, &head)) {
+    *error = DbError(db_, "log head");
+    Rollback();
+    return false;
+  }
+  row->seq = head_seq + 1;
+  if (row->at_ms == 0) row->at_ms = NowMs();
+  const Chain chain = ChainDigest(key_, head, *row);
+  {
+    Stmt put(db_,
+             "INSERT INTO decision_log(seq, at, session, verdict, row, chain) VALUES(?,?,?,?,?,?)");
+    if (!put.ok()) {
+      *error = DbError(db_, "log");
+      Rollback();
+      return false;
+    }
+    put.Int(1, row->seq);
+    put.Int(2, row->at_ms);
+    put.Blob(3, row->session.data(), row->session.size());
+    put.Int(4, row->verdict);
+    put.Text(5, row->json);
+    put.Blob(6, chain.data(), chain.size());
+    if (put.Step() != SQLITE_DONE || !WriteChainMeta(db_, "log_head", row->seq, chain)) {
+      *error = DbError(db_, "log");
+      Rollback();
+      return false;
+    }
+  }
+  // Old rows leave from the front; the anchor keeps the digest the next remaining row chains from.
+  const int64_t keep_from_age = row->at_ms - limits_.log_ttl_seconds * 1000;
+  int64_t cut = row->seq - limits_.max_log_rows;
+  {
+    Stmt old(db_, "SELECT max(seq) FROM decision_log WHERE at < ?");
+    if (old.ok()) {
+      old.Int(1, keep_from_age);
+      if (old.Step() == SQLITE_ROW && sqlite3_column_type(old.get(), 0) != SQLITE_NULL)
+        cut = std::max<int64_t>(cut, sqlite3_column_int64(old.get(), 0));
+    }
+  }
+  if (cut > 0) {
+    Stmt last(db_, "SELECT seq, chain FROM decision_log WHERE seq <= ? ORDER BY seq DESC LIMIT 1");
+    if (last.ok()) {
+      last.Int(1, cut);
+      if (last.Step() == SQLITE_ROW && sqlite3_column_bytes(last.get(), 1) == 32) {
+        Chain anchor{};
+        std::memcpy(anchor.data(), sqlite3_column_blob(last.get(), 1), 32);
+        const int64_t anchor_seq = sqlite3_column_int64(last.get(), 0);
+        Stmt del(db_, "DELETE FROM decision_log WHERE seq <= ?");
+        del.Int(1, anchor_seq);
+        if (!del.ok() || del.Step() != SQLITE_DONE ||
+            !WriteChainMeta(db_, "log_anchor", anchor_seq, anchor)) {
+          *error = DbError(db_, "log eviction");
+          Rollback();
+          return false;
+        }
+      }
+    }
+  }
+  return Commit(error);
+}
+
+bool StateStore::ReadLog(const LogFilter& filter, const std::function<bool(const LogRow&)>& fn,
+                         std::string* error) {
+  Stmt q(db_,
+         "SELECT seq, at, session, verdict, row FROM decision_log WHERE at >= ? "
+         "AND (? < 0 OR verdict >= ?) AND (? < 0 OR verdict = ?) AND (? = 0 OR session = ?) "
+         "ORDER BY seq");
+  if (!q.ok()) return (*error = DbError(db_, "read log"), false);
+  q.Int(1, filter.since_ms);
+  q.Int(2, filter.min_verdict);
+  q.Int(3, filter.min_verdict);
+  q.Int(4, filter.only_verdict);
+  q.Int(5, filter.only_verdict);
+  q.Int(6, filter.by_session ? 1 : 0);
+  q.Blob(7, filter.session.data(), filter.session.size());
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    LogRow row;
+    row.seq = sqlite3_column_int64(q.get(), 0);
+    row.at_ms = sqlite3_column_int64(q.get(), 1);
+    if (sqlite3_column_bytes(q.get(), 2) == static_cast<int>(row.session.size()))
+      std::memcpy(row.session.data(), sqlite3_column_blob(q.get(), 2), row.session.size());
+    row.verdict = sqlite3_column_int(q.get(), 3);
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 4));
+    row.json.assign(text != nullptr ? text : "",
+                    static_cast<size_t>(sqlite3_column_bytes(q.get(), 4)));
+    if (!fn(row)) return true;
+  }
+  if (rc != SQLITE_DONE) return (*error = DbError(db_, "read log"), false);
+  return true;
+}
+
+bool StateStore::VerifyLog(int64_t* rows, std::string* head_out, std::string* problem) {
+  *rows = 0;
+  std::string error;
+  if (!Begin(false, &error)) return (*problem = error, false);
+  int64_t anchor_seq = 0, head_seq = 0;
+  Chain previous{}, head{};
+  if (!ReadChainMeta(db_, "log_anchor", &anchor_seq, &previous) ||
+      !ReadChainMeta(db_, "log_head", &head_seq, &head)) {
+    Rollback();
+    *problem = DbError(db_, "chain metadata");
+    return false;
+  }
+  Stmt q(db_, "SELECT seq, at, session, verdict, row, chain FROM decision_log ORDER BY seq");
+  int64_t expect = anchor_seq + 1;
+  bool ok = q.ok();
+  int rc = SQLITE_DONE;
+  while (ok && (rc = q.Step()) == SQLITE_ROW) {
+    LogRow row;
+    row.seq = sqlite3_column_int64(q.get(), 0);
+    row.at_ms = sqlite3_column_int64(q.get(), 1);
+    const bool session_ok = sqlite3_column_bytes(q.get(), 2) == 16;
+    if (session_ok) std::memcpy(row.session.data(), sqlite3_column_blob(q.get(), 2), 16);
+    row.verdict = sqlite3_column_int(q.get(), 3);
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 4));
+    row.json.assign(text != nullptr ? text : "",
+                    static_cast<size_t>(sqlite3_column_bytes(q.get(), 4)));
+    Chain stored{};
+    const bool chain_ok = sqlite3_column_bytes(q.get(), 5) == 32;
+    if (chain_ok) std::memcpy(stored.data(), sqlite3_column_blob(q.get(), 5), 32);
+    if (row.seq != expect) {
+      *problem = "row " + std::to_string(expect) + " is missing (next row is " +
+                 std::to_string(row.seq) + ")";
+      ok = false;
+      break;
+    }
+    const Chain computed = ChainDigest(key_, previous, row);
+    if (!session_ok || !chain_ok || sodium_memcmp(computed.data(), stored.data(), 32) != 0) {
+      *problem = "row " + std::to_string(row.seq) + " was altered (its digest does not match)";
+      ok = false;
+      break;
+    }
+    previous = stored;
+    ++expect;
+    ++*rows;
+  }
+  if (ok && rc != SQLITE_DONE) {
+    *problem = DbError(db_, "read log");
+    ok = false;
+  }
+  if (ok && (expect - 1 != head_seq || sodium_memcmp(previous.data(), head.data(), 32) != 0)) {
+    *problem = "the log ends at row " + std::to_string(expect - 1) + " but its head says row " +
+               std::to_string(head_seq) + " (rows were removed from the end)";
+    ok = false;
+  }
+  Rollback();
+  *head_out = std::to_string(head_seq) + ":" + Hex(head.data(), head.size());
+  return ok;
+}
+
+int64_t StateStore::CountValues() {
+  Stmt q(db_, "SELECT count(*) FROM value_ledger");
+  return q.ok() && q.Step() == SQLITE_ROW ? sqlite3_column_int64(q.get(), 0) : -1;
+}
+
+}  // namespace doberman::state

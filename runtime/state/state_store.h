@@ -1,0 +1,107 @@
+// The session-memory store: one SQLite database (WAL) in the state directory, shared by every hook
+// process of the user. It keeps the taint ledger (keyed fingerprints of values seen, per session)
+// and the decision log (one redacted row per decision, hash-chained). Nothing raw is stored:
+// values, sessions and the chain are keyed digests, rows hold rule ids, reason codes and verdicts.
+//
+// Concurrency: many processes open it at once; writes take the write lock up front (BEGIN
+// IMMEDIATE) and wait for it at most the busy timeout; each call is one short transaction.
+// Bounds: ledger rows expire after a TTL and are capped; log rows too (the chain keeps an anchor
+// so that verification still starts from a known digest).
+#ifndef DOBERMAN_STATE_STATE_STORE_H_
+#define DOBERMAN_STATE_STATE_STORE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "state_dir.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace doberman::state {
+
+// What a recorded value is. Ordered: a lookup reports the most severe kind found.
+enum class ValueKind : int { kNone = 0, kUntrusted = 1, kSecret = 2 };
+
+struct StoreLimits {
+  int64_t value_ttl_seconds = 24 * 3600;
+  int64_t max_values = 200000;
+  int64_t log_ttl_seconds = 30 * 24 * 3600;
+  int64_t max_log_rows = 1000000;
+  int busy_timeout_ms = 2000;
+};
+
+// One decision as the log keeps it. `json` is the row's canonical text (what `log --json` prints
+// and what the chain digests); the other fields index it.
+struct LogRow {
+  int64_t seq = 0;
+  int64_t at_ms = 0;
+  Fingerprint session{};
+  int verdict = 0;
+  std::string json;
+};
+
+struct LogFilter {
+  int64_t since_ms = 0;
+  int min_verdict = -1;   // -1: every verdict
+  int only_verdict = -1;  // -1: every verdict
+  bool by_session = false;
+  Fingerprint session{};
+};
+
+class StateStore {
+ public:
+  ~StateStore();
+  StateStore(const StateStore&) = delete;
+  StateStore& operator=(const StateStore&) = delete;
+
+  // Opens DIR/state.db, creating it (0600) with the current schema. A database that is corrupt or
+  // not a database is moved aside (state.db.corrupt-UNIXTIME) and a new one created: `*rebuilt`
+  // is then true and the caller must not trust that nothing was recorded. A database written by a
+  // newer schema is refused (its data is not ours to discard).
+  static std::unique_ptr<StateStore> Open(const StateDir& dir, const StoreLimits& limits,
+                                          bool* rebuilt, std::string* error);
+
+  // Records `values` for `session` as `kind` (an existing row keeps the more severe kind and is
+  // refreshed). One transaction; also expires old rows.
+  bool RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
+                    ValueKind kind, int64_t now, std::string* error);
+
+  // The most severe kind recorded for any of `values` in `session` (kNone when none).
+  bool LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values, int64_t now,
+                    ValueKind* worst, std::string* error);
+
+  // Appends one row: assigns its sequence number and chains it to the previous row.
+  bool AppendLog(LogRow* row, std::string* error);
+
+  // Rows matching `filter`, oldest first; `fn` returns false to stop.
+  bool ReadLog(const LogFilter& filter, const std::function<bool(const LogRow&)>& fn,
+               std::string* error);
+
+  // Recomputes the chain from its anchor over every row. `problem` names the first row that does
+  // not fit (edited, deleted, inserted or reordered) and `rows` counts those checked.
+  bool VerifyLog(int64_t* rows, std::string* head, std::string* problem);
+
+  int64_t CountValues();  // for tests and `log --stats`
+
+ private:
+  StateStore() = default;
+  bool Setup(std::string* error);
+  bool Exec(const char* sql, std::string* error);
+  bool Begin(bool write, std::string* error);
+  bool Commit(std::string* error);
+  void Rollback();
+  bool Expire(int64_t now, std::string* error);
+
+  sqlite3* db_ = nullptr;
+  Key key_{};
+  StoreLimits limits_;
+  std::string path_;
+};
+
+}  // namespace doberman::state
+
+#endif  // DOBERMAN_STATE_STATE_STORE_H_
