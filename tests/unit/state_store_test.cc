@@ -1,0 +1,339 @@
+// The session-memory store (runtime/state): the state directory's safety checks and key, the value
+// ledger (per session, most severe kind, TTL), the decision log's chain (appends verify; an edited,
+// deleted or truncated row is found), a corrupt database rebuilt, a newer schema refused, and many
+// processes writing at once.
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "state_dir.h"
+#include "state_store.h"
+
+namespace doberman::state {
+namespace {
+
+class StateStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/doberman-state-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    root_ = tmpl;
+    dir_ = root_ + "/state";
+  }
+  void TearDown() override { std::system(("rm -rf '" + root_ + "'").c_str()); }
+
+  std::unique_ptr<StateStore> OpenStore(StateDir* d, bool* rebuilt = nullptr,
+                                        StoreLimits limits = {}) {
+    std::string error;
+    EXPECT_TRUE(OpenStateDir(dir_, d, &error)) << error;
+    bool r = false;
+    auto s = StateStore::Open(*d, limits, rebuilt != nullptr ? rebuilt : &r, &error);
+    EXPECT_NE(s, nullptr) << error;
+    return s;
+  }
+
+  static Fingerprint Fp(int n) {
+    Fingerprint f{};
+    f[0] = static_cast<uint8_t>(n);
+    f[1] = static_cast<uint8_t>(n >> 8);
+    f[15] = 0xAB;
+    return f;
+  }
+
+  static int Mode(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<int>(st.st_mode & 0777) : -1;
+  }
+
+  std::string root_, dir_;
+};
+
+TEST_F(StateStoreTest, DirectoryAndKeyAreCreatedPrivate) {
+  StateDir d;
+  std::string error;
+  ASSERT_TRUE(OpenStateDir(dir_ + "/", &d, &error)) << error;
+  EXPECT_EQ(d.path, dir_);
+  EXPECT_EQ(Mode(dir_), 0700);
+  EXPECT_EQ(Mode(dir_ + "/fingerprint.key"), 0600);
+  // The same key on every open; not all zero.
+  StateDir again;
+  ASSERT_TRUE(OpenStateDir(dir_, &again, &error)) << error;
+  EXPECT_EQ(d.key, again.key);
+  EXPECT_NE(d.key, Key{});
+  bool rebuilt = true;
+  auto store = StateStore::Open(d, {}, &rebuilt, &error);
+  ASSERT_NE(store, nullptr) << error;
+  EXPECT_FALSE(rebuilt);
+  EXPECT_EQ(Mode(dir_ + "/state.db"), 0600);
+}
+
+TEST_F(StateStoreTest, UntrustworthyDirectoriesAndKeysAreRefused) {
+  StateDir d;
+  std::string error;
+  ASSERT_TRUE(OpenStateDir(dir_, &d, &error)) << error;
+  // Open to others.
+  ASSERT_EQ(::chmod(dir_.c_str(), 0755), 0);
+  EXPECT_FALSE(OpenStateDir(dir_, &d, &error));
+  EXPECT_NE(error.find("open to other users"), std::string::npos) << error;
+  ASSERT_EQ(::chmod(dir_.c_str(), 0700), 0);
+  // A key of the wrong size or mode.
+  const std::string key = dir_ + "/fingerprint.key";
+  ASSERT_EQ(::chmod(key.c_str(), 0644), 0);
+  EXPECT_FALSE(OpenStateDir(dir_, &d, &error));
+  ASSERT_EQ(::chmod(key.c_str(), 0600), 0);
+  ASSERT_EQ(::truncate(key.c_str(), 31), 0);
+  EXPECT_FALSE(OpenStateDir(dir_, &d, &error));
+  EXPECT_NE(error.find("32-byte"), std::string::npos) << error;
+  // A symlink in place of the directory.
+  const std::string link = root_ + "/link";
+  ASSERT_EQ(::symlink(dir_.c_str(), link.c_str()), 0);
+  EXPECT_FALSE(OpenStateDir(link, &d, &error));
+  EXPECT_NE(error.find("symlink"), std::string::npos) << error;
+}
+
+TEST_F(StateStoreTest, ProcessesRacingForTheKeyAgreeOnOne) {
+  std::vector<pid_t> kids;
+  for (int i = 0; i < 8; ++i) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      StateDir d;
+      std::string error;
+      if (!OpenStateDir(dir_, &d, &error)) ::_exit(1);
+      std::ofstream(root_ + "/key." + std::to_string(i)) << Hex(d.key.data(), d.key.size());
+      ::_exit(0);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t pid : kids) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  std::string first;
+  for (int i = 0; i < 8; ++i) {
+    std::ifstream in(root_ + "/key." + std::to_string(i));
+    std::string k;
+    in >> k;
+    EXPECT_EQ(k.size(), 64u);
+    if (i == 0) first = k;
+    EXPECT_EQ(k, first);
+  }
+}
+
+TEST_F(StateStoreTest, LedgerIsPerSessionKeepsTheWorstKindAndExpires) {
+  StateDir d;
+  StoreLimits limits;
+  limits.value_ttl_seconds = 100;
+  auto s = OpenStore(&d, nullptr, limits);
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  const Fingerprint a = Fp(1), b = Fp(2);
+  ASSERT_TRUE(s->RecordValues(a, {Fp(10), Fp(11)}, ValueKind::kUntrusted, 1000, &error)) << error;
+  ASSERT_TRUE(s->RecordValues(a, {Fp(11)}, ValueKind::kSecret, 1001, &error)) << error;
+  ASSERT_TRUE(s->RecordValues(a, {Fp(11)}, ValueKind::kUntrusted, 1002, &error)) << error;
+  ValueKind k = ValueKind::kNone;
+  ASSERT_TRUE(s->LookupValues(a, {Fp(10)}, 1003, &k, &error));
+  EXPECT_EQ(k, ValueKind::kUntrusted);
+  ASSERT_TRUE(s->LookupValues(a, {Fp(10), Fp(11), Fp(12)}, 1003, &k, &error));
+  EXPECT_EQ(k, ValueKind::kSecret);  // a later, milder record never lowers it
+  ASSERT_TRUE(s->LookupValues(b, {Fp(10), Fp(11)}, 1003, &k, &error));
+  EXPECT_EQ(k, ValueKind::kNone);  // another session is unaffected
+  ASSERT_TRUE(s->LookupValues(a, {Fp(11)}, 1002 + 101, &k, &error));
+  EXPECT_EQ(k, ValueKind::kNone);  // past the TTL
+  // Writes expire old rows.
+  ASSERT_TRUE(s->RecordValues(b, {Fp(20)}, ValueKind::kSecret, 5000, &error));
+  EXPECT_EQ(s->CountValues(), 1);
+}
+
+TEST_F(StateStoreTest, LogVerifiesAndFindsEditedDeletedAndTruncatedRows) {
+  StateDir d;
+  auto s = OpenStore(&d);
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  for (int i = 0; i < 5; ++i) {
+    LogRow row;
+    row.session = Fp(i % 2);
+    row.verdict = i % 3;
+    row.json = "{\"n\":" + std::to_string(i) + "}";
+    ASSERT_TRUE(s->AppendLog(&row, &error)) << error;
+    EXPECT_EQ(row.seq, i + 1);
+  }
+  int64_t rows = 0;
+  std::string head, problem;
+  ASSERT_TRUE(s->VerifyLog(&rows, &head, &problem)) << problem;
+  EXPECT_EQ(rows, 5);
+  EXPECT_EQ(head.substr(0, 2), "5:");
+  // Filters.
+  LogFilter f;
+  f.only_verdict = 2;
+  int seen = 0;
+  ASSERT_TRUE(s->ReadLog(
+      f,
+      [&](const LogRow& r) {
+        EXPECT_EQ(r.verdict, 2);
+        ++seen;
+        return true;
+      },
+      &error));
+  EXPECT_EQ(seen, 1);
+  f = {};
+  f.by_session = true;
+  f.session = Fp(1);
+  seen = 0;
+  ASSERT_TRUE(s->ReadLog(
+      f,
+      [&](const LogRow&) {
+        ++seen;
+        return true;
+      },
+      &error));
+  EXPECT_EQ(seen, 2);
+  s.reset();
+
+  auto tamper = [&](const char* sql) {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_ + "/state.db").c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  };
+  auto verify = [&]() {
+    StateDir again;
+    auto store = OpenStore(&again);
+    int64_t n = 0;
+    std::string h, p;
+    const bool ok = store->VerifyLog(&n, &h, &p);
+    return ok ? std::string() : p;
+  };
+  tamper("UPDATE decision_log SET row='{\"n\":99}' WHERE seq=3");
+  EXPECT_NE(verify().find("row 3 was altered"), std::string::npos);
+  tamper("UPDATE decision_log SET row='{\"n\":2}' WHERE seq=3");
+  EXPECT_EQ(verify(), "");
+  tamper("UPDATE decision_log SET verdict=0 WHERE seq=2");
+  EXPECT_NE(verify().find("row 2 was altered"), std::string::npos);
+  tamper("UPDATE decision_log SET verdict=1 WHERE seq=2");
+  EXPECT_EQ(verify(), "");
+  tamper("DELETE FROM decision_log WHERE seq=5");
+  EXPECT_NE(verify().find("removed from the end"), std::string::npos);
+  tamper("DELETE FROM decision_log WHERE seq=2");
+  EXPECT_NE(verify().find("row 2 is missing"), std::string::npos);
+}
+
+TEST_F(StateStoreTest, OldLogRowsLeaveFromTheFrontAndTheChainStillVerifies) {
+  StateDir d;
+  StoreLimits limits;
+  limits.max_log_rows = 3;
+  auto s = OpenStore(&d, nullptr, limits);
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  for (int i = 0; i < 10; ++i) {
+    LogRow row;
+    row.json = "{}";
+    ASSERT_TRUE(s->AppendLog(&row, &error)) << error;
+  }
+  int64_t rows = 0;
+  std::string head, problem;
+  ASSERT_TRUE(s->VerifyLog(&rows, &head, &problem)) << problem;
+  EXPECT_EQ(rows, 3);
+  EXPECT_EQ(head.substr(0, 3), "10:");
+}
+
+TEST_F(StateStoreTest, CorruptDatabaseIsMovedAsideAndRebuilt) {
+  StateDir d;
+  {
+    auto s = OpenStore(&d);
+    std::string error;
+    ASSERT_TRUE(s->RecordValues(Fp(1), {Fp(2)}, ValueKind::kSecret, 10, &error));
+  }
+  {
+    std::ofstream garbage(dir_ + "/state.db", std::ios::trunc | std::ios::binary);
+    garbage << std::string(8192, 'x');
+  }
+  ::unlink((dir_ + "/state.db-wal").c_str());
+  ::unlink((dir_ + "/state.db-shm").c_str());
+  bool rebuilt = false;
+  auto s = OpenStore(&d, &rebuilt);
+  ASSERT_NE(s, nullptr);
+  EXPECT_TRUE(rebuilt);
+  ValueKind k = ValueKind::kSecret;
+  std::string error;
+  ASSERT_TRUE(s->LookupValues(Fp(1), {Fp(2)}, 10, &k, &error));
+  EXPECT_EQ(k, ValueKind::kNone);
+  EXPECT_EQ(Mode(dir_ + "/state.db"), 0600);
+  EXPECT_EQ(std::system(("ls " + dir_ + "/state.db.corrupt-* >/dev/null 2>&1").c_str()), 0);
+}
+
+TEST_F(StateStoreTest, NewerSchemaIsRefusedNotDiscarded) {
+  StateDir d;
+  { auto s = OpenStore(&d); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dir_ + "/state.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA user_version=99", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  std::string error;
+  bool rebuilt = false;
+  EXPECT_EQ(StateStore::Open(d, {}, &rebuilt, &error), nullptr);
+  EXPECT_NE(error.find("newer"), std::string::npos) << error;
+  EXPECT_FALSE(rebuilt);
+}
+
+// Eight processes record and log at once: every write lands, the chain has no gap.
+TEST_F(StateStoreTest, ManyWritersAtOnce) {
+  constexpr int kWriters = 8, kEach = 25;
+  {
+    StateDir d;
+    auto s = OpenStore(&d);
+  }
+  std::vector<pid_t> kids;
+  for (int w = 0; w < kWriters; ++w) {
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int failures = 0;
+      for (int i = 0; i < kEach; ++i) {
+        StateDir d;
+        std::string error;
+        bool rebuilt = false;
+        if (!OpenStateDir(dir_, &d, &error)) {
+          ++failures;
+          continue;
+        }
+        auto s = StateStore::Open(d, {}, &rebuilt, &error);
+        LogRow row;
+        row.json = "{\"w\":" + std::to_string(w) + "}";
+        if (s == nullptr || rebuilt ||
+            !s->RecordValues(Fp(w), {Fp(1000 + w * kEach + i)}, ValueKind::kSecret, 100, &error) ||
+            !s->AppendLog(&row, &error)) {
+          ++failures;
+        }
+      }
+      ::_exit(failures == 0 ? 0 : 1);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t pid : kids) {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  StateDir d;
+  auto s = OpenStore(&d);
+  EXPECT_EQ(s->CountValues(), kWriters * kEach);
+  int64_t rows = 0;
+  std::string head, problem;
+  ASSERT_TRUE(s->VerifyLog(&rows, &head, &problem)) << problem;
+  EXPECT_EQ(rows, kWriters * kEach);
+}
+
+}  // namespace
+}  // namespace doberman::state
