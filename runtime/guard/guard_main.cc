@@ -61,6 +61,7 @@ const char kUsage[] =
     "--state-dir  session memory: taint ledger and decision log (default $DOBERMAN_STATE_DIR;\n"
     "             unset: every call is judged alone and nothing is logged)\n"
     "--turn-auth  what AUTH does to a prompt turn: warn (default) or block\n"
+    "DOBERMAN_TURN_GATE=off  prompt turns pass unjudged (the action path carries everything)\n"
     "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
     "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
 
@@ -70,6 +71,7 @@ struct Options {
   Host host = Host::kAny;
   std::vector<std::string> pubkeys;
   bool turn_auth_blocks = false;
+  bool turn_gate = true;  // DOBERMAN_TURN_GATE=off: prompt turns pass unjudged (only recorded)
   long deadline_ms = 5000;
 };
 
@@ -166,6 +168,13 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   if (o->state_dir.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE_DIR")) o->state_dir = e;
   }
+  if (const char* e = std::getenv("DOBERMAN_TURN_GATE"); e != nullptr && *e != '\0') {
+    if (std::strcmp(e, "off") == 0) {
+      o->turn_gate = false;
+    } else if (std::strcmp(e, "on") != 0) {
+      return false;  // a typo must not silently leave the gate in an unintended state
+    }
+  }
   if (o->state.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE")) o->state = e;
   }
@@ -245,7 +254,7 @@ struct Memory {
       d->Raise(DOBERMAN_AUTH, "state_rebuilt",
                "the session store was corrupt and has been rebuilt; what it recorded is lost");
     }
-    if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d);
+    if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
   }
   void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
            int64_t latency_us) {
@@ -262,6 +271,12 @@ struct Memory {
       std::fprintf(stderr, "doberman-guard: decision log: %s\n", log_error.c_str());
   }
 };
+
+// DOBERMAN_TURN_GATE=off: the turn gate is absent (the action path carries everything); a prompt
+// turn is answered PASS without being judged, and session memory only records what it shows.
+bool TurnGateOff(const Options& o, const ParsedPayload& payload) {
+  return !o.turn_gate && payload.event == HookEvent::kUserPromptSubmit;
+}
 
 int64_t MicrosSince(const timespec& start) {
   timespec now{};
@@ -335,6 +350,10 @@ int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
     clock_gettime(CLOCK_MONOTONIC, &start);
     ParsedPayload payload;
     Decision d = DecideText(text, lp, &payload);
+    if (TurnGateOff(o, payload)) {
+      d = Decision{};
+      d.verdict = DOBERMAN_PASS;
+    }
     if (payload.event != HookEvent::kUnknown) memory->Apply(o, lp, payload, &d);
     memory->Log(o, lp, payload, d, MicrosSince(start));
     // A line that failed to parse may still have had an id: echo it when we can find one.
@@ -490,7 +509,12 @@ int RunHook(const Options& o, const timespec& start) {
       fields |= 1u << DOBERMAN_FIELD_CONTENT;
     Load(o, &lp, fields);
     memory.Key(&lp);
-    d = DecideParsed(lp, payload);
+    if (TurnGateOff(o, payload)) {
+      d = Decision{};
+      d.verdict = DOBERMAN_PASS;
+    } else {
+      d = DecideParsed(lp, payload);
+    }
     // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
     if (d.status != "DOBERMAN_OK") d.verdict = DOBERMAN_BLOCK;
     memory.Apply(o, lp, payload, &d);

@@ -134,7 +134,15 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
         if (std::find(d.secret_values.begin(), d.secret_values.end(), fp) == d.secret_values.end())
           d.secret_values.push_back(fp);
       }
+      uint32_t tags = 0;
+      if (doberman_rule_has_tag(pack, h.rule, "injection") != 0) tags |= kTagInjection;
+      if (doberman_rule_has_tag(pack, h.rule, "injection_heuristic") != 0)
+        tags |= kTagInjectionHeuristic;
+      if (doberman_rule_has_tag(pack, h.rule, "secret_export") != 0) tags |= kTagSecretExport;
+      if (doberman_rule_has_tag(pack, h.rule, "sensitive_intent") != 0) tags |= kTagSensitiveIntent;
+      d.seen_tags |= tags;
       if (h.verdict == DOBERMAN_PASS) continue;  // signals feed when-rules; they decide nothing
+      d.raised_tags |= tags;
       d.flagged = d.flagged || !secret;
       std::string id = doberman_rule_id(pack, h.rule);
       if (std::find(d.rules.begin(), d.rules.end(), id) == d.rules.end()) d.rules.push_back(id);

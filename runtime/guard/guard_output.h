@@ -23,6 +23,14 @@ struct HitOut {
   bool decoded;
 };
 
+// Tags session memory acts on (bits of Decision::raised_tags and seen_tags).
+enum MemoryTag : uint32_t {
+  kTagInjection = 1u << 0,           // `injection`: Tier-0 turn signatures
+  kTagInjectionHeuristic = 1u << 1,  // `injection_heuristic`: Tier-1 turn signatures
+  kTagSecretExport = 1u << 2,        // `secret_export`: asks to send secrets somewhere
+  kTagSensitiveIntent = 1u << 3,  // `sensitive_intent`: touches credentials, production, money...
+};
+
 struct Decision {
   doberman_verdict verdict = DOBERMAN_AUTH;
   std::vector<std::string> reasons;   // reason codes, unique, in rule order; errors as "error:..."
@@ -37,6 +45,8 @@ struct Decision {
   std::vector<size_t> outbound_calls;
   std::vector<std::array<uint8_t, 16>> secret_values;
   bool flagged = false;
+  uint32_t raised_tags = 0;  // MemoryTag bits of the rules that raised the payload (AUTH, BLOCK)
+  uint32_t seen_tags = 0;    // MemoryTag bits of every rule that matched, signals included
 
   // Raises to at least `v`, recording why.
   void Raise(doberman_verdict v, const std::string& reason, const std::string& message);

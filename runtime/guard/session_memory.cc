@@ -135,8 +135,83 @@ Fingerprint SessionMemory::SessionOf(const ParsedPayload& payload) const {
   return state::KeyedFingerprint(dir_.key, "session", id);
 }
 
+namespace {
+
+// The prompt turn as the turn rules read it: folded (lower case, single spaces, look-alikes
+// mapped).
+std::string FoldedPrompt(const doberman_pack* pack, const std::string& text) {
+  std::string folded;
+  doberman_canonical_views(
+      pack, DOBERMAN_FIELD_PROMPT, {text.data(), text.size()}, {nullptr, 0},
+      [](void* ctx, size_t, doberman_string v) {
+        auto* out = static_cast<std::string*>(ctx);
+        if (!out->empty()) out->push_back(' ');
+        out->append(v.data, v.size);
+      },
+      &folded);
+  return folded;
+}
+
+}  // namespace
+
+void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
+                              const Fingerprint& session, int64_t now, Decision* d) {
+  std::string error;
+  auto unavailable = [&]() {
+    d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+             "the session store failed (" + error + "); a person must look at this call");
+  };
+  std::string all, typed;
+  for (const CallInput& c : payload.calls) {
+    for (const CallInput::Segment& seg : c.prompt) {
+      all += seg.text + "\n";
+      if (seg.origin == DOBERMAN_ORIGIN_TYPED) typed += seg.text + "\n";
+    }
+  }
+  // Repeat record: a turn close to one blocked minutes ago is challenged once, then blocked.
+  const state::Sketch sketch = state::SketchOf(dir_.key, FoldedPrompt(pack, all));
+  if (d->verdict != DOBERMAN_BLOCK) {
+    bool found = false;
+    int challenges = 0, original = 0;
+    if (!store_->MatchBlockedTurn(session, sketch, now, kRepeatWindowSeconds, kRepeatSimilarity,
+                                  &found, &challenges, &original, &error)) {
+      return unavailable();
+    }
+    if (found && challenges == 0) {
+      d->Raise(DOBERMAN_AUTH, "repeat_challenge",
+               "this turn is close to one blocked in this session minutes ago; a person must "
+               "confirm it");
+    } else if (found) {
+      d->Raise(DOBERMAN_BLOCK, "repeat_block",
+               "this turn resubmits, again, one blocked in this session minutes ago");
+    }
+  }
+  if (d->verdict == DOBERMAN_BLOCK &&
+      !store_->RecordBlockedTurn(session, sketch, DOBERMAN_BLOCK, now, kRepeatWindowSeconds,
+                                 &error)) {
+    return unavailable();
+  }
+  // Stylometry: the person's own typing, against their baseline once it has enough turns.
+  if (typed.empty()) return;
+  const Fingerprint entity =
+      state::KeyedFingerprint(dir_.key, "entity", "uid:" + std::to_string(::geteuid()));
+  state::StyleBaseline baseline;
+  if (!store_->LoadStyle(entity, &baseline, &error)) return unavailable();
+  const state::StyleFeatures features = state::StyleOf(typed);
+  const bool sensitive = (d->seen_tags & (kTagSensitiveIntent | kTagSecretExport | kTagInjection |
+                                          kTagInjectionHeuristic)) != 0;
+  if (baseline.turns >= kStyleMinTurns && sensitive && baseline.MaxZ(features) > kStyleOutlierZ) {
+    d->Raise(DOBERMAN_AUTH, "style_outlier",
+             "written unlike this person's usual turns, and asks for something sensitive");
+  }
+  if (d->verdict != DOBERMAN_BLOCK) {
+    baseline.Add(features);
+    if (!store_->SaveStyle(entity, baseline, &error)) return unavailable();
+  }
+}
+
 void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pack,
-                          doberman_scratch* scratch, Decision* d) {
+                          doberman_scratch* scratch, Decision* d, bool judge_turns) {
   if (store_ == nullptr) return;
   const int64_t now = std::time(nullptr);
   const Fingerprint session = SessionOf(payload);
@@ -171,9 +246,23 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
                  "flagged content carries more values than the session record takes");
       }
     }
+    if (!judge_turns) return;
+    // Handoff: a turn or tool output flagged as a possible injection raises the next actions.
+    if ((d->raised_tags & (kTagInjection | kTagInjectionHeuristic)) != 0 &&
+        !store_->StartHandoff(session, now + kHandoffSeconds, kHandoffActions, &error)) {
+      return unavailable();
+    }
+    if (payload.event == HookEvent::kUserPromptSubmit) JudgeTurn(payload, pack, session, now, d);
     return;
   }
-  if (!Acts(payload.event) || d->outbound_calls.empty()) return;
+  if (!Acts(payload.event)) return;
+  bool handoff = false;
+  if (!store_->TakeHandoff(session, now, &handoff, &error)) return unavailable();
+  if (handoff && !d->outbound_calls.empty()) {
+    d->Raise(DOBERMAN_AUTH, "handoff_flagged_turn",
+             "sends data off the machine right after a turn flagged as a possible injection");
+  }
+  if (d->outbound_calls.empty()) return;
   Collected carried;
   const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
   ValueKind worst = ValueKind::kNone;

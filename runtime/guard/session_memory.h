@@ -18,6 +18,19 @@
 
 namespace doberman::guard {
 
+// Repeat record: a blocked turn is remembered this long; a turn this similar (estimated Jaccard of
+// word 3-shingles) to one of them is a resubmission.
+inline constexpr int64_t kRepeatWindowSeconds = 600;
+inline constexpr double kRepeatSimilarity = 0.5;
+// Handoff: after a flagged turn, the session's next actions (at most this many, within this time)
+// that send data off the machine need a person's approval.
+inline constexpr int64_t kHandoffSeconds = 600;
+inline constexpr int kHandoffActions = 5;
+// Stylometry: inert until this many released turns; an outlier is this many standard deviations
+// from the baseline on some feature.
+inline constexpr int64_t kStyleMinTurns = 100;
+inline constexpr double kStyleOutlierZ = 4.0;
+
 // Values shorter than this are not recorded or matched: too many ordinary words would collide.
 inline constexpr size_t kMinValueBytes = 8;
 // Bound on the values one payload is judged or recorded by (a payload with more is judged on the
@@ -43,8 +56,10 @@ class SessionMemory {
   // outbound calls against the session's record, raising `d`. Secrets in shown text are found by
   // deciding that text once more as written content (the secret rules' scope) with `pack`; that
   // decision only feeds the record, never the verdict.
+  // With `judge_turns` false (DOBERMAN_TURN_GATE=off) prompt turns are only recorded: no repeat
+  // record, style baseline or handoff.
   void Apply(const ParsedPayload& payload, const doberman_pack* pack, doberman_scratch* scratch,
-             Decision* d);
+             Decision* d, bool judge_turns = true);
 
   // Drops the store's connection (before fork: a SQLite connection must not cross it).
   void Close() { store_.reset(); }
@@ -57,6 +72,11 @@ class SessionMemory {
   // The fingerprint a session id is stored under.
   state::Fingerprint SessionOf(const ParsedPayload& payload) const;
 
+ private:
+  void JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
+                 const state::Fingerprint& session, int64_t now, Decision* d);
+
+ public:
  private:
   state::StateDir dir_;
   std::unique_ptr<state::StateStore> store_;

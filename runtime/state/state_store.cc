@@ -28,7 +28,15 @@ const char kSchema[] =
     "CREATE INDEX IF NOT EXISTS value_ledger_seen ON value_ledger(seen);"
     "CREATE TABLE IF NOT EXISTS decision_log(seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,"
     " session BLOB NOT NULL, verdict INTEGER NOT NULL, row TEXT NOT NULL, chain BLOB NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS decision_log_at ON decision_log(at);";
+    "CREATE INDEX IF NOT EXISTS decision_log_at ON decision_log(at);"
+    "CREATE TABLE IF NOT EXISTS blocked_turn(id INTEGER PRIMARY KEY, session BLOB NOT NULL,"
+    " sketch BLOB NOT NULL, verdict INTEGER NOT NULL, challenges INTEGER NOT NULL,"
+    " at INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS blocked_turn_session ON blocked_turn(session, at);"
+    "CREATE TABLE IF NOT EXISTS handoff(session BLOB PRIMARY KEY, until INTEGER NOT NULL,"
+    " actions INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS style_baseline(entity BLOB PRIMARY KEY, turns INTEGER NOT NULL,"
+    " stats BLOB NOT NULL) WITHOUT ROWID;";
 
 // A prepared statement that finalizes itself.
 class Stmt {
@@ -492,6 +500,170 @@ bool StateStore::VerifyLog(int64_t* rows, std::string* head_out, std::string* pr
   Rollback();
   *head_out = std::to_string(head_seq) + ":" + Hex(head.data(), head.size());
   return ok;
+}
+
+namespace {
+
+std::array<uint8_t, kSketchSize * 8> SketchBytes(const Sketch& s) {
+  std::array<uint8_t, kSketchSize * 8> out{};
+  for (size_t i = 0; i < kSketchSize; ++i)
+    for (int b = 0; b < 8; ++b) out[i * 8 + b] = static_cast<uint8_t>(s[i] >> (8 * b));
+  return out;
+}
+
+bool SketchFromBytes(const void* p, int n, Sketch* s) {
+  if (p == nullptr || n != static_cast<int>(kSketchSize * 8)) return false;
+  const auto* bytes = static_cast<const uint8_t*>(p);
+  for (size_t i = 0; i < kSketchSize; ++i) {
+    uint64_t v = 0;
+    for (int b = 0; b < 8; ++b) v |= static_cast<uint64_t>(bytes[i * 8 + b]) << (8 * b);
+    (*s)[i] = v;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool StateStore::RecordBlockedTurn(const Fingerprint& session, const Sketch& sketch, int verdict,
+                                   int64_t now, int64_t window_seconds, std::string* error) {
+  if (!Begin(true, error)) return false;
+  Stmt old(db_, "DELETE FROM blocked_turn WHERE at < ?");
+  Stmt put(db_,
+           "INSERT INTO blocked_turn(session, sketch, verdict, challenges, at) VALUES(?,?,?,0,?)");
+  if (!old.ok() || !put.ok()) {
+    *error = DbError(db_, "repeat record");
+    Rollback();
+    return false;
+  }
+  old.Int(1, now - window_seconds);
+  const auto bytes = SketchBytes(sketch);
+  put.Blob(1, session.data(), session.size());
+  put.Blob(2, bytes.data(), bytes.size());
+  put.Int(3, verdict);
+  put.Int(4, now);
+  if (old.Step() != SQLITE_DONE || put.Step() != SQLITE_DONE) {
+    *error = DbError(db_, "repeat record");
+    Rollback();
+    return false;
+  }
+  return Commit(error);
+}
+
+bool StateStore::MatchBlockedTurn(const Fingerprint& session, const Sketch& sketch, int64_t now,
+                                  int64_t window_seconds, double threshold, bool* found,
+                                  int* challenges, int* original_verdict, std::string* error) {
+  *found = false;
+  *challenges = 0;
+  *original_verdict = 0;
+  if (!Begin(true, error)) return false;
+  int64_t best_id = -1;
+  double best = threshold;
+  {
+    Stmt q(db_,
+           "SELECT id, sketch, verdict, challenges FROM blocked_turn WHERE session=? AND at>=?");
+    if (!q.ok()) {
+      *error = DbError(db_, "repeat record");
+      Rollback();
+      return false;
+    }
+    q.Blob(1, session.data(), session.size());
+    q.Int(2, now - window_seconds);
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      Sketch other{};
+      if (!SketchFromBytes(sqlite3_column_blob(q.get(), 1), sqlite3_column_bytes(q.get(), 1),
+                           &other)) {
+        continue;
+      }
+      const double sim = Similarity(sketch, other);
+      if (sim >= best) {
+        best = sim;
+        best_id = sqlite3_column_int64(q.get(), 0);
+        *original_verdict = sqlite3_column_int(q.get(), 2);
+        *challenges = sqlite3_column_int(q.get(), 3);
+      }
+    }
+    if (rc != SQLITE_DONE) {
+      *error = DbError(db_, "repeat record");
+      Rollback();
+      return false;
+    }
+  }
+  if (best_id >= 0) {
+    *found = true;
+    Stmt bump(db_, "UPDATE blocked_turn SET challenges = challenges + 1 WHERE id=?");
+    bump.Int(1, best_id);
+    if (!bump.ok() || bump.Step() != SQLITE_DONE) {
+      *error = DbError(db_, "repeat record");
+      Rollback();
+      return false;
+    }
+  }
+  return Commit(error);
+}
+
+bool StateStore::StartHandoff(const Fingerprint& session, int64_t until, int actions,
+                              std::string* error) {
+  Stmt put(db_, "INSERT OR REPLACE INTO handoff(session, until, actions) VALUES(?,?,?)");
+  if (!put.ok()) return (*error = DbError(db_, "handoff"), false);
+  put.Blob(1, session.data(), session.size());
+  put.Int(2, until);
+  put.Int(3, actions);
+  if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "handoff"), false);
+  return true;
+}
+
+bool StateStore::TakeHandoff(const Fingerprint& session, int64_t now, bool* active,
+                             std::string* error) {
+  *active = false;
+  Stmt take(db_,
+            "UPDATE handoff SET actions = actions - 1 WHERE session=? AND until>=? AND actions>0 "
+            "RETURNING actions");
+  if (!take.ok()) return (*error = DbError(db_, "handoff"), false);
+  take.Blob(1, session.data(), session.size());
+  take.Int(2, now);
+  const int rc = take.Step();
+  if (rc == SQLITE_ROW) {
+    *active = true;
+    while (take.Step() == SQLITE_ROW) {
+    }
+  } else if (rc != SQLITE_DONE) {
+    return (*error = DbError(db_, "handoff"), false);
+  }
+  return true;
+}
+
+bool StateStore::LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, std::string* error) {
+  *baseline = StyleBaseline{};
+  Stmt q(db_, "SELECT turns, stats FROM style_baseline WHERE entity=?");
+  if (!q.ok()) return (*error = DbError(db_, "style"), false);
+  q.Blob(1, entity.data(), entity.size());
+  const int rc = q.Step();
+  if (rc == SQLITE_DONE) return true;
+  if (rc != SQLITE_ROW) return (*error = DbError(db_, "style"), false);
+  constexpr int kBytes = static_cast<int>(2 * kStyleFeatures * sizeof(double));
+  if (sqlite3_column_bytes(q.get(), 1) != kBytes) return true;  // unreadable: start over
+  baseline->turns = sqlite3_column_int64(q.get(), 0);
+  const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q.get(), 1));
+  std::memcpy(baseline->mean.data(), p, kStyleFeatures * sizeof(double));
+  std::memcpy(baseline->m2.data(), p + kStyleFeatures * sizeof(double),
+              kStyleFeatures * sizeof(double));
+  return true;
+}
+
+bool StateStore::SaveStyle(const Fingerprint& entity, const StyleBaseline& baseline,
+                           std::string* error) {
+  uint8_t bytes[2 * kStyleFeatures * sizeof(double)];
+  std::memcpy(bytes, baseline.mean.data(), kStyleFeatures * sizeof(double));
+  std::memcpy(bytes + kStyleFeatures * sizeof(double), baseline.m2.data(),
+              kStyleFeatures * sizeof(double));
+  Stmt put(db_, "INSERT OR REPLACE INTO style_baseline(entity, turns, stats) VALUES(?,?,?)");
+  if (!put.ok()) return (*error = DbError(db_, "style"), false);
+  put.Blob(1, entity.data(), entity.size());
+  put.Int(2, baseline.turns);
+  put.Blob(3, bytes, sizeof bytes);
+  if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "style"), false);
+  return true;
 }
 
 int64_t StateStore::CountValues() {

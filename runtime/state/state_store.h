@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "state_dir.h"
+#include "turn_sketch.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -85,7 +86,25 @@ class StateStore {
   // not fit (edited, deleted, inserted or reordered) and `rows` counts those checked.
   bool VerifyLog(int64_t* rows, std::string* head, std::string* problem);
 
-  int64_t CountValues();  // for tests and `log --stats`
+  // Repeat record: a blocked turn's sketch, kept `window_seconds`.
+  bool RecordBlockedTurn(const Fingerprint& session, const Sketch& sketch, int verdict, int64_t now,
+                         int64_t window_seconds, std::string* error);
+  // The closest blocked turn of `session` within the window whose similarity is at least
+  // `threshold`: `*found` and the challenges it already had; that count is then incremented.
+  bool MatchBlockedTurn(const Fingerprint& session, const Sketch& sketch, int64_t now,
+                        int64_t window_seconds, double threshold, bool* found, int* challenges,
+                        int* original_verdict, std::string* error);
+
+  // Handoff: the session's next `actions` actions until `until` are raised.
+  bool StartHandoff(const Fingerprint& session, int64_t until, int actions, std::string* error);
+  // Whether a handoff is active for this action (and counts the action against it).
+  bool TakeHandoff(const Fingerprint& session, int64_t now, bool* active, std::string* error);
+
+  // Style baseline per entity (the person behind a host user).
+  bool LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, std::string* error);
+  bool SaveStyle(const Fingerprint& entity, const StyleBaseline& baseline, std::string* error);
+
+  int64_t CountValues();  // for tests
 
  private:
   StateStore() = default;
