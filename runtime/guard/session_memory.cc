@@ -9,23 +9,14 @@
 #include <vector>
 
 #include "json.h"
+#include "log_row.h"
+#include "value_memory.h"
 
 namespace doberman::guard {
 namespace {
 
 using state::Fingerprint;
 using state::ValueKind;
-
-struct Collected {
-  std::vector<Fingerprint> values;
-};
-
-void Collect(void* context, const uint8_t fingerprint[16], int /*decoded*/) {
-  Fingerprint f{};
-  std::copy(fingerprint, fingerprint + 16, f.begin());
-  auto* c = static_cast<Collected*>(context);
-  if (std::find(c->values.begin(), c->values.end(), f) == c->values.end()) c->values.push_back(f);
-}
 
 // The texts of one call that can carry a value off the machine (or, for tool output, into the
 // model): every field it fills.
@@ -40,80 +31,37 @@ std::vector<const std::string*> TextsOf(const CallInput& c) {
 }
 
 // Fingerprints of the values carried by `calls` (all of them when `only` is null), at most
-// kMaxValuesPerPayload. False when there were more (or the scratch refused): the caller raises.
+// kMaxValuesPerPayload. False when there were more: the caller raises.
 bool CarriedValues(const std::vector<CallInput>& calls, const std::vector<size_t>* only,
-                   doberman_scratch* scratch, Collected* out) {
+                   doberman_scratch* scratch, std::vector<Fingerprint>* out) {
   bool complete = true;
   auto take = [&](const CallInput& c) {
-    for (const std::string* text : TextsOf(c)) {
-      const size_t room = kMaxValuesPerPayload - std::min(kMaxValuesPerPayload, out->values.size());
-      if (room == 0) return false;
-      const doberman_status s = doberman_value_fingerprints(scratch, {text->data(), text->size()},
-                                                            kMinValueBytes, room, Collect, out);
-      if (s != DOBERMAN_OK) return false;
-    }
-    return true;
+    for (const std::string* text : TextsOf(c))
+      complete = state::CarriedValues(scratch, *text, kMaxValuesPerPayload, out) && complete;
   };
   if (only != nullptr) {
-    for (size_t i : *only) complete = take(calls[i]) && complete;
+    for (size_t i : *only) take(calls[i]);
   } else {
-    for (const CallInput& c : calls) complete = take(c) && complete;
+    for (const CallInput& c : calls) take(c);
+  }
+  return complete;
+}
+
+// The secrets shown to the model by every call's content and prompt segments.
+bool ShownSecrets(const std::vector<CallInput>& calls, const doberman_pack* pack,
+                  doberman_scratch* scratch, std::vector<Fingerprint>* out) {
+  bool complete = true;
+  for (const CallInput& c : calls) {
+    if (!c.content.empty())
+      complete = state::ShownSecrets(pack, scratch, c.tool, c.content, out) && complete;
+    for (const CallInput::Segment& seg : c.prompt)
+      complete = state::ShownSecrets(pack, scratch, c.tool, seg.text, out) && complete;
   }
   return complete;
 }
 
 bool Acts(HookEvent e) { return e == HookEvent::kPreToolUse || e == HookEvent::kPermissionRequest; }
 
-// The secret values in text shown to the model: each shown string decided as written content, the
-// scope secret rules read, and the fingerprints of hits of rules tagged `secret`. A decision
-// reports one place per rule, so the text is decided again after the earliest secret found, until
-// none is left (at most kMaxSecretScans times per string). False when that bound or a decision
-// failed: the record may be missing values, and the caller raises.
-constexpr size_t kMaxSecretScans = 256;
-
-bool ShownSecrets(const std::vector<CallInput>& calls, const doberman_pack* pack,
-                  doberman_scratch* scratch, std::vector<Fingerprint>* out) {
-  bool complete = true;
-  for (const CallInput& c : calls) {
-    std::vector<const std::string*> shown;
-    if (!c.content.empty()) shown.push_back(&c.content);
-    for (const CallInput::Segment& seg : c.prompt) shown.push_back(&seg.text);
-    for (const std::string* text : shown) {
-      size_t offset = 0;
-      size_t scans = 0;
-      for (;; ++scans) {
-        if (scans == kMaxSecretScans) {
-          complete = false;
-          break;
-        }
-        doberman_call call{};
-        call.struct_size = sizeof call;
-        call.tool = {c.tool.data(), c.tool.size()};
-        call.content = {text->data() + offset, text->size() - offset};
-        doberman_result result{};
-        result.struct_size = sizeof result;
-        if (doberman_decide(pack, scratch, &call, &result) != DOBERMAN_OK ||
-            result.hits_dropped > 0) {
-          complete = false;
-        }
-        size_t next = SIZE_MAX;
-        for (size_t i = 0; i < result.hit_count; ++i) {
-          const doberman_hit& h = result.hits[i];
-          if (doberman_rule_has_tag(pack, h.rule, "secret") == 0) continue;
-          Fingerprint f{};
-          std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), f.begin());
-          if (f != Fingerprint{} && std::find(out->begin(), out->end(), f) == out->end())
-            out->push_back(f);
-          // Decoded hits' spans are in the decoded run, not the text: they cannot move us on.
-          if (h.decoded == 0 && h.end > 0) next = std::min<size_t>(next, h.end);
-        }
-        if (next == SIZE_MAX || next >= call.content.size) break;
-        offset += next;
-      }
-    }
-  }
-  return complete;
-}
 }  // namespace
 
 bool ShowsText(HookEvent e) {
@@ -129,10 +77,7 @@ bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* err
 }
 
 Fingerprint SessionMemory::SessionOf(const ParsedPayload& payload) const {
-  // No session id: the host user stands in, so one user's sessions share a record (stricter).
-  const std::string id =
-      payload.session.empty() ? "uid:" + std::to_string(::geteuid()) : "id:" + payload.session;
-  return state::KeyedFingerprint(dir_.key, "session", id);
+  return state::SessionFingerprint(dir_.key, payload.session);
 }
 
 namespace {
@@ -237,9 +182,9 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
                "the shown text could not be searched for secrets completely");
     }
     if (d->flagged) {
-      Collected carried;
+      std::vector<Fingerprint> carried;
       const bool complete = CarriedValues(payload.calls, nullptr, scratch, &carried);
-      if (!store_->RecordValues(session, carried.values, ValueKind::kUntrusted, now, &error))
+      if (!store_->RecordValues(session, carried, ValueKind::kUntrusted, now, &error))
         return unavailable();
       if (!complete) {
         d->Raise(DOBERMAN_AUTH, "values_unrecorded",
@@ -263,10 +208,10 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
              "sends data off the machine right after a turn flagged as a possible injection");
   }
   if (d->outbound_calls.empty()) return;
-  Collected carried;
+  std::vector<Fingerprint> carried;
   const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
   ValueKind worst = ValueKind::kNone;
-  if (!store_->LookupValues(session, carried.values, now, &worst, &error)) return unavailable();
+  if (!store_->LookupValues(session, carried, now, &worst, &error)) return unavailable();
   if (worst == ValueKind::kSecret) {
     d->Raise(DOBERMAN_BLOCK, "confirmed_exfil",
              "sends off the machine a secret value this session was shown earlier");
@@ -283,36 +228,19 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
 std::string LogRowJson(const std::string& host_name, const ParsedPayload& payload,
                        const Decision& d, const std::string& session_hex,
                        const std::string& pack_label, int64_t latency_us) {
-  using internal::AppendJsonString;
-  std::string out = "{\"host\":";
-  AppendJsonString(host_name, &out);
-  out += ",\"event\":";
-  AppendJsonString(payload.event_name, &out);
-  out += ",\"tool\":";
-  AppendJsonString(payload.tool, &out);
-  out += ",\"session\":\"" + session_hex + "\",\"verdict\":\"";
-  out += doberman_verdict_name(d.verdict);
-  out += "\",\"status\":";
-  AppendJsonString(d.status, &out);
-  auto list = [&](const char* name, const std::vector<std::string>& items) {
-    out += ",\"";
-    out += name;
-    out += "\":[";
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (i) out += ",";
-      AppendJsonString(items[i], &out);
-    }
-    out += "]";
-  };
-  list("reasons", d.reasons);
-  list("rules", d.rules);
-  std::vector<std::string> values;
-  for (const auto& v : d.secret_values) values.push_back(state::Hex(v.data(), v.size()));
-  list("values", values);
-  out += ",\"pack\":";
-  AppendJsonString(pack_label, &out);
-  out += ",\"latency_us\":" + std::to_string(latency_us) + "}";
-  return out;
+  state::LogFields f;
+  f.host = host_name;
+  f.event = payload.event_name;
+  f.tool = payload.tool;
+  f.session = session_hex;
+  f.verdict = doberman_verdict_name(d.verdict);
+  f.status = d.status;
+  f.reasons = d.reasons;
+  f.rules = d.rules;
+  for (const auto& v : d.secret_values) f.values.push_back(state::Hex(v.data(), v.size()));
+  f.pack = pack_label;
+  f.latency_us = latency_us;
+  return state::LogRowJson(f);
 }
 
 bool SessionMemory::Log(const std::string& host_name, const ParsedPayload& payload,

@@ -31,8 +31,6 @@ inline constexpr int kHandoffActions = 5;
 inline constexpr int64_t kStyleMinTurns = 100;
 inline constexpr double kStyleOutlierZ = 4.0;
 
-// Values shorter than this are not recorded or matched: too many ordinary words would collide.
-inline constexpr size_t kMinValueBytes = 8;
 // Bound on the values one payload is judged or recorded by (a payload with more is judged on the
 // first ones and raised to AUTH: the rest went unchecked).
 inline constexpr size_t kMaxValuesPerPayload = 512;

@@ -144,6 +144,12 @@ Fingerprint KeyedFingerprint(const Key& key, std::string_view domain, std::strin
   return f;
 }
 
+Fingerprint SessionFingerprint(const Key& key, std::string_view session_id) {
+  const std::string id =
+      session_id.empty() ? "uid:" + std::to_string(::geteuid()) : "id:" + std::string(session_id);
+  return KeyedFingerprint(key, "session", id);
+}
+
 std::string Hex(const uint8_t* bytes, size_t size) {
   static const char* digits = "0123456789abcdef";
   std::string s;

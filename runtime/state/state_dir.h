@@ -30,6 +30,10 @@ bool OpenStateDir(const std::string& dir, StateDir* out, std::string* error);
 // id and a value with the same bytes never share a fingerprint).
 Fingerprint KeyedFingerprint(const Key& key, std::string_view domain, std::string_view value);
 
+// The fingerprint a host session is stored under; an empty id stands for the host user (one user's
+// sessions then share a record, which is stricter).
+Fingerprint SessionFingerprint(const Key& key, std::string_view session_id);
+
 // Lower-case hex of `bytes`.
 std::string Hex(const uint8_t* bytes, size_t size);
 inline std::string Hex(const Fingerprint& f) { return Hex(f.data(), f.size()); }

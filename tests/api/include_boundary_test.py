@@ -14,7 +14,7 @@ LAYERS = {
     "format": (["runtime/format"], ["public_api", "generated"]),
     "runtime": (["runtime/src"], ["public_api", "format", "generated"]),
     "json": (["runtime/json"], []),
-    "state": (["runtime/state"], []),
+    "state": (["runtime/state"], ["public_api", "json"]),
     "guard": (["runtime/guard"], ["public_api", "json", "state"]),
     "compiler": (["compiler/src"], ["public_api", "format", "json", "generated"]),
 }

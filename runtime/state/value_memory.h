@@ -1,0 +1,37 @@
+// The two value searches session memory is built on, on the runtime's public API: the secrets a
+// text shown to the model carries (every occurrence, as keyed fingerprints) and the values a text
+// sent off the machine carries. Shared by doberman-guard and the C ABI for embedders
+// (doberman/doberman_memory.h) so that both judge alike.
+#ifndef DOBERMAN_STATE_VALUE_MEMORY_H_
+#define DOBERMAN_STATE_VALUE_MEMORY_H_
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "doberman/doberman.h"
+#include "state_dir.h"
+
+namespace doberman::state {
+
+// Values shorter than this are not recorded or matched: too many ordinary words would collide.
+inline constexpr size_t kMinValueBytes = 8;
+// A decision reports one place per rule, so a shown text is decided again after the earliest
+// secret found, at most this many times.
+inline constexpr size_t kMaxSecretScans = 256;
+
+// Appends (without repeats) the fingerprints of the secrets in `text`: the text decided as written
+// content by `tool` (the scope secret rules read), hits of rules tagged `secret`. `scratch` must
+// carry the state key. False when a decision failed or the scan bound was reached: the caller must
+// raise, since values may be missing.
+bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::string_view tool,
+                  std::string_view text, std::vector<Fingerprint>* out);
+
+// Appends (without repeats) the fingerprints of the values `text` carries, while `out` holds fewer
+// than `max_values`. False when there were more (or the scratch refused): the caller raises.
+bool CarriedValues(doberman_scratch* scratch, std::string_view text, size_t max_values,
+                   std::vector<Fingerprint>* out);
+
+}  // namespace doberman::state
+
+#endif  // DOBERMAN_STATE_VALUE_MEMORY_H_
