@@ -522,25 +522,10 @@ int RunHook(const Options& o, const timespec& start) {
   doberman::guard::AnswerOptions options;
   options.turn_auth_blocks = o.turn_auth_blocks;
   const int code = Emit(doberman::guard::AnswerHook(o.host, payload, d, options));
-  if (!memory.open) return code;
-  // The log row is written after the answer, by a child that holds none of the host's pipes, so the
-  // host does not wait for it. (Recording values above stays before the answer: the next call must
-  // see it.) Without fork, the row is written inline.
-  const int64_t latency_us = MicrosSince(start);
-  std::fflush(stderr);
-  memory.memory.Close();  // the child opens its own connection
-  const pid_t child = ::fork();
-  if (child > 0) return code;
-  if (child == 0) {
-    const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    for (int fd = 0; fd <= 2; ++fd) ::dup2(null_fd, fd);
-    memory.Open(o);
-    memory.Log(o, lp, payload, d, latency_us);
-    memory.memory.Close();
-    ::_exit(0);
-  }
-  memory.Open(o);
-  memory.Log(o, lp, payload, d, latency_us);
+  // The log row after the answer is out (a host that reads the answer as it arrives goes on). It is
+  // one short transaction; forking a child for it cost more than the write (the pack's pages make
+  // fork slow: measured about 4 ms against 0.2 ms for the write).
+  memory.Log(o, lp, payload, d, MicrosSince(start));
   return code;
 }
 

@@ -136,9 +136,27 @@ bool PrepareFile(const std::string& path, std::string* error) {
   return ok;
 }
 
+// After a commit: once the WAL holds kCheckpointFrames frames, copy them into the database and
+// truncate it. Truncating matters: the next process to open the store (usually the only one) runs
+// SQLite's recovery over every frame in the WAL and, not knowing they were copied, copies them
+// again at its next checkpoint; a WAL left long made every hook process slower the longer it grew.
+// The checkpoint does not wait: with another connection reading, it gives up and a later commit
+// retries.
+constexpr int kCheckpointFrames = 64;
+int CheckpointWhenLong(void* busy_timeout_ms, sqlite3* db, const char* name, int frames) {
+  if (frames >= kCheckpointFrames) {
+    sqlite3_busy_timeout(db, 0);
+    sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+    sqlite3_busy_timeout(db, *static_cast<int*>(busy_timeout_ms));
+  }
+  return SQLITE_OK;
+}
+
 }  // namespace
 
 StateStore::~StateStore() {
+  sqlite3_finalize(lookup_);
+  sqlite3_finalize(data_version_);
   sqlite3_close_v2(db_);
   sodium_memzero(key_.data(), key_.size());
 }
@@ -159,6 +177,16 @@ std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLim
     if (rc == SQLITE_OK) {
       sqlite3_busy_timeout(s->db_, limits.busy_timeout_ms);
       sqlite3_extended_result_codes(s->db_, 1);
+      // A hook process is usually the only connection, and by default the last connection to
+      // close checkpoints the WAL (two fdatasyncs) and deletes it, so that the next process
+      // recreates and syncs it again: several milliseconds per call. Instead the WAL stays and is
+      // not checkpointed on close; CheckpointWhenLong keeps it short, so that the recovery every
+      // first opener runs over it stays cheap, and the syncs are paid every few dozen processes
+      // instead of every one (docs/session-memory.md has the measurements).
+      int persist = 1;
+      sqlite3_file_control(s->db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+      sqlite3_db_config(s->db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+      sqlite3_wal_hook(s->db_, CheckpointWhenLong, &s->limits_.busy_timeout_ms);
       std::string setup_error;
       if (s->Setup(&setup_error)) return s;
       const int code = sqlite3_extended_errcode(s->db_);
@@ -261,6 +289,7 @@ bool StateStore::Expire(int64_t now, std::string* error) {
 bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                               ValueKind kind, int64_t now, std::string* error) {
   if (values.empty()) return true;
+  cache_valid_ = false;  // our own commits do not change data_version
   if (!Begin(true, error)) return false;
   {
     Stmt put(db_,
@@ -292,25 +321,81 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fing
   return Commit(error);
 }
 
+bool StateStore::DataVersion(int64_t* version) {
+  if (data_version_ == nullptr &&
+      sqlite3_prepare_v2(db_, "PRAGMA data_version", -1, &data_version_, nullptr) != SQLITE_OK) {
+    return false;
+  }
+  const bool ok = sqlite3_step(data_version_) == SQLITE_ROW;
+  if (ok) *version = sqlite3_column_int64(data_version_, 0);
+  sqlite3_reset(data_version_);
+  return ok;
+}
+
+bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::string* error) {
+  cache_valid_ = false;
+  cached_values_.clear();
+  Stmt q(db_, "SELECT value, kind, seen FROM value_ledger WHERE session=?");
+  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
+  q.Blob(1, session.data(), session.size());
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
+    Fingerprint v{};
+    std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
+    cached_values_[v] = {static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)),
+                         sqlite3_column_int64(q.get(), 2)};
+  }
+  if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
+  cached_session_ = session;
+  cached_version_ = version;
+  cache_valid_ = true;
+  return true;
+}
+
 bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                               int64_t now, ValueKind* worst, std::string* error) {
   *worst = ValueKind::kNone;
   if (values.empty()) return true;
-  Stmt get(db_, "SELECT kind FROM value_ledger WHERE session=? AND value=? AND seen>=?");
-  if (!get.ok()) return (*error = DbError(db_, "lookup"), false);
-  for (const Fingerprint& v : values) {
-    get.Blob(1, session.data(), session.size());
-    get.Blob(2, v.data(), v.size());
-    get.Int(3, now - limits_.value_ttl_seconds);
-    const int rc = get.Step();
-    if (rc == SQLITE_ROW) {
-      const auto kind = static_cast<ValueKind>(sqlite3_column_int(get.get(), 0));
-      if (kind > *worst) *worst = kind;
-    } else if (rc != SQLITE_DONE) {
-      *error = DbError(db_, "lookup");
-      return false;
+  const int64_t oldest = now - limits_.value_ttl_seconds;
+  if (++lookups_ > 1) {
+    // From the second lookup on: the session's values in memory, current as of data_version (our
+    // own writes drop the cache in RecordValues).
+    int64_t version = -1;
+    if (!DataVersion(&version)) return (*error = DbError(db_, "lookup"), false);
+    if (!cache_valid_ || version != cached_version_ || cached_session_ != session) {
+      if (!LoadSession(session, version, error)) return false;
     }
-    get.Reset();
+    for (const Fingerprint& v : values) {
+      const auto it = cached_values_.find(v);
+      if (it != cached_values_.end() && it->second.seen >= oldest && it->second.kind > *worst)
+        *worst = it->second.kind;
+    }
+    return true;
+  }
+  if (lookup_ == nullptr &&
+      sqlite3_prepare_v2(db_,
+                         "SELECT kind FROM value_ledger WHERE session=? AND value=? AND seen>=?",
+                         -1, &lookup_, nullptr) != SQLITE_OK) {
+    return (*error = DbError(db_, "lookup"), false);
+  }
+  // One read transaction for every value: one lock, one snapshot.
+  if (!Begin(false, error)) return false;
+  struct EndRead {
+    StateStore* s;
+    ~EndRead() { s->Rollback(); }
+  } end_read{this};
+  for (const Fingerprint& v : values) {
+    sqlite3_bind_blob(lookup_, 1, session.data(), static_cast<int>(session.size()), SQLITE_STATIC);
+    sqlite3_bind_blob(lookup_, 2, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    sqlite3_bind_int64(lookup_, 3, oldest);
+    const int rc = sqlite3_step(lookup_);
+    if (rc == SQLITE_ROW) {
+      const auto kind = static_cast<ValueKind>(sqlite3_column_int(lookup_, 0));
+      if (kind > *worst) *worst = kind;
+    }
+    sqlite3_reset(lookup_);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
   }
   return true;
 }
@@ -380,6 +465,10 @@ bool StateStore::AppendLog(LogRow* row, std::string* error) {
     }
   }
   // Old rows leave from the front; the anchor keeps the digest the next remaining row chains from.
+  // Checked on one append in 64 (and always past the row cap): it costs two queries.
+  uint8_t dice = 0;
+  randombytes_buf(&dice, 1);
+  if (dice % 64 != 0 && row->seq - limits_.max_log_rows <= 0) return Commit(error);
   const int64_t keep_from_age = row->at_ms - limits_.log_ttl_seconds * 1000;
   int64_t cut = row->seq - limits_.max_log_rows;
   {

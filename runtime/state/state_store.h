@@ -11,9 +11,11 @@
 #define DOBERMAN_STATE_STATE_STORE_H_
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "state_dir.h"
@@ -114,8 +116,31 @@ class StateStore {
   bool Commit(std::string* error);
   void Rollback();
   bool Expire(int64_t now, std::string* error);
+  bool LoadSession(const Fingerprint& session, int64_t version, std::string* error);
+  bool DataVersion(int64_t* version);
+
+  struct FingerprintHash {
+    size_t operator()(const Fingerprint& f) const {
+      size_t h;
+      std::memcpy(&h, f.data(), sizeof h);  // keyed digests: any 8 bytes are uniform
+      return h;
+    }
+  };
+  struct Recorded {
+    ValueKind kind;
+    int64_t seen;
+  };
 
   sqlite3* db_ = nullptr;
+  sqlite3_stmt* lookup_ = nullptr;        // prepared once: preparing costs more than a lookup
+  sqlite3_stmt* data_version_ = nullptr;  // PRAGMA data_version: changes when others commit
+  // A long-lived process (an embedder, the service) looks a session up again and again: from its
+  // second lookup it keeps the session's values in memory, reloaded when the database changed.
+  int lookups_ = 0;
+  bool cache_valid_ = false;
+  Fingerprint cached_session_{};
+  int64_t cached_version_ = -1;
+  std::unordered_map<Fingerprint, Recorded, FingerprintHash> cached_values_;
   Key key_{};
   StoreLimits limits_;
   std::string path_;
