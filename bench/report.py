@@ -103,7 +103,7 @@ class Results:
         self.patterns = load(os.path.join(d, "default.patterns.json"), {})
         self.unitscheck = load(os.path.join(d, "unitscheck.json"), {})
         self.micro = {}
-        for f in ("micro.decide.json", "micro.normalize.json"):
+        for f in ("micro.decide.json", "micro.normalize.json", "micro.memory.json"):
             for b in load(os.path.join(d, f), {}).get("benchmarks", []):
                 self.micro[b["name"]] = b
         self.growth = []
@@ -376,6 +376,17 @@ def render(res, plot_name):
             else "",
             "; Bash fields only: %s" % ms(ps["load_bash_fields_ms"]) if ps.get("load_bash_fields_ms") is not None
             else ""), ok(load <= 2)))
+    # session memory (issue 14)
+    mem, alone = res.micro_ns("BM_DecideOutboundWithMemory"), res.micro_ns("BM_DecideOutbound")
+    if mem and alone:
+        goals.append(("Session memory in process, 100k-value ledger (issue 14)",
+                      "decide grows by <= 1 µs", "+%s (%s against %s)" % (t(mem - alone), t(mem), t(alone)),
+                      ok(mem - alone <= 1000)))
+    hs = res.cold.get("doberman-guard hook --state-dir (100k ledger)", {}).get("median_ms")
+    g0 = res.cold.get("doberman-guard hook", {}).get("median_ms")
+    if hs and g0:
+        goals.append(("Session memory, whole hook process (issue 14)", "<= 0.3 ms over the stateless hook",
+                      "+%s (%s against %s)" % (ms(hs - g0), ms(hs), ms(g0)), ok(hs - g0 <= 0.3)))
     L += ["## Goals", ""]
     if skipped:
         L += ["Not counted: %s (the pack has no rule that reads these inputs, so every engine scans nothing "
