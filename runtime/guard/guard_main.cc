@@ -18,6 +18,7 @@
 
 #include "doberman/doberman.h"
 #include "guard_output.h"
+#include "guard_runner.h"
 #include "hook_payload.h"
 #include "host_answer.h"
 #include "json.h"
@@ -26,16 +27,25 @@
 
 namespace {
 
+using doberman::guard::DecideText;
 using doberman::guard::Decision;
+using doberman::guard::FieldsOf;
 using doberman::guard::HookAnswer;
 using doberman::guard::HookEvent;
+using doberman::guard::HookOutcome;
 using doberman::guard::Host;
+using doberman::guard::kMaxPayloadBytes;
+using doberman::guard::Load;
+using doberman::guard::LoadedPack;
 using doberman::guard::LogOptions;
+using doberman::guard::Memory;
+using doberman::guard::MicrosSince;
+using doberman::guard::Options;
 using doberman::guard::ParsedPayload;
 using doberman::guard::SessionMemory;
+using doberman::guard::TurnGateOff;
 
 constexpr int kExitUsage = 2;
-constexpr size_t kMaxPayloadBytes = 64u << 20;
 
 const char kUsage[] =
     "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S] [--state-dir D]\n"
@@ -65,16 +75,6 @@ const char kUsage[] =
     "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
     "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
 
-struct Options {
-  std::string mode, host_name, pack, state, state_dir;
-  LogOptions log;
-  Host host = Host::kAny;
-  std::vector<std::string> pubkeys;
-  bool turn_auth_blocks = false;
-  bool turn_gate = true;  // DOBERMAN_TURN_GATE=off: prompt turns pass unjudged (only recorded)
-  long deadline_ms = 5000;
-};
-
 bool ParseHost(const std::string& name, Host* host) {
   if (name == "claude-code")
     *host = Host::kClaudeCode;
@@ -95,17 +95,6 @@ bool ParseDeadline(const std::string& v, long* out) {
   *out = ms;
   return true;
 }
-
-struct LoadedPack {
-  doberman_pack* pack = nullptr;
-  doberman_scratch* scratch = nullptr;
-  std::string error;  // why it is not loaded
-  std::string status = "DOBERMAN_OK";
-  ~LoadedPack() {
-    doberman_scratch_free(scratch);
-    doberman_pack_free(pack);
-  }
-};
 
 bool ParseArgs(int argc, char** argv, Options* o) {
   int i = 1;
@@ -181,160 +170,6 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   // The rollback record lives in the state directory unless a file was named.
   if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
   return true;
-}
-
-// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one
-// payload before loading, so it hashes and deserializes only the databases that payload needs.
-void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0) {
-  if (o.pack.empty()) {
-    lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
-    lp->status = "DOBERMAN_E_NO_PACK";
-    return;
-  }
-  if (o.pubkeys.empty()) {
-    lp->error = "no trusted public key configured (--pubkey or DOBERMAN_PUBKEY)";
-    lp->status = "DOBERMAN_E_UNKNOWN_KEY";
-    return;
-  }
-  std::vector<doberman_public_key> keys(o.pubkeys.size());
-  for (size_t i = 0; i < o.pubkeys.size(); ++i) {
-    char buf[512] = {0};
-    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
-        DOBERMAN_OK) {
-      lp->error = buf;
-      lp->status = "DOBERMAN_E_IO";
-      return;
-    }
-  }
-  doberman_load_options options{};
-  options.struct_size = sizeof options;
-  options.trusted_keys = keys.data();
-  options.trusted_key_count = keys.size();
-  options.state_path = o.state.empty() ? nullptr : o.state.c_str();
-  options.fields = fields;
-  char buf[512] = {0};
-  doberman_status s = doberman_pack_load_file(o.pack.c_str(), &options, &lp->pack, buf, sizeof buf);
-  if (s != DOBERMAN_OK) {
-    lp->error = "pack " + o.pack + " refused: " + buf;
-    lp->status = doberman_status_name(s);
-    return;
-  }
-  if (doberman_scratch_create(lp->pack, &lp->scratch) != DOBERMAN_OK) {
-    lp->error = "cannot allocate scratch";
-    lp->status = "DOBERMAN_E_NO_MEMORY";
-  }
-}
-
-// Session memory for one process: opened before the pack (the rollback record lives in its
-// directory), keyed into the scratch after it.
-struct Memory {
-  SessionMemory memory;
-  bool open = false;
-  std::string error;  // why it is not open (then every decision is raised to AUTH)
-  bool rebuilt = false;
-
-  void Open(const Options& o) {
-    if (o.state_dir.empty()) return;
-    open = memory.Open(o.state_dir, &rebuilt, &error);
-  }
-  bool Wanted(const Options& o) const { return !o.state_dir.empty(); }
-  void Key(LoadedPack* lp) {
-    if (open && lp->scratch != nullptr)
-      doberman_scratch_set_fingerprint_key(lp->scratch, memory.key());
-  }
-  // Raise-only: judges the decided payload against the session's record and records what it shows.
-  void Apply(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, Decision* d) {
-    if (!Wanted(o)) return;
-    if (!open) {
-      d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
-               "session memory is unavailable (" + error + "); a person must look at this call");
-      return;
-    }
-    if (rebuilt) {
-      d->Raise(DOBERMAN_AUTH, "state_rebuilt",
-               "the session store was corrupt and has been rebuilt; what it recorded is lost");
-    }
-    if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
-  }
-  void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
-           int64_t latency_us) {
-    if (!open) return;
-    std::string label = "none";
-    doberman_pack_info info{};
-    info.struct_size = sizeof info;
-    if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
-      label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
-    }
-    std::string log_error;
-    const std::string host = o.mode == "hook" ? o.host_name : "check";
-    if (!memory.Log(host, payload, d, label, latency_us, &log_error))
-      std::fprintf(stderr, "doberman-guard: decision log: %s\n", log_error.c_str());
-  }
-};
-
-// DOBERMAN_TURN_GATE=off: the turn gate is absent (the action path carries everything); a prompt
-// turn is answered PASS without being judged, and session memory only records what it shows.
-bool TurnGateOff(const Options& o, const ParsedPayload& payload) {
-  return !o.turn_gate && payload.event == HookEvent::kUserPromptSubmit;
-}
-
-int64_t MicrosSince(const timespec& start) {
-  timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000;
-}
-
-// Parses one payload; on failure returns a Decision raised to `failure_verdict` naming the cause.
-bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure) {
-  doberman::internal::JsonValue json;
-  doberman::internal::JsonError jerr;
-  doberman::internal::JsonLimits limits;
-  limits.max_bytes = kMaxPayloadBytes;
-  if (!doberman::internal::ParseJson(text, limits, &json, &jerr)) {
-    failure->Raise(DOBERMAN_AUTH, "error:bad_payload",
-                   "payload is not valid JSON (" + jerr.message + " at byte " +
-                       std::to_string(jerr.offset) + ")");
-    failure->status = "DOBERMAN_E_ARGUMENT";
-    return false;
-  }
-  std::string error;
-  if (!doberman::guard::ConvertPayload(json, host, payload, &error)) {
-    failure->Raise(DOBERMAN_AUTH, "error:bad_payload", error);
-    failure->status = "DOBERMAN_E_ARGUMENT";
-    return false;
-  }
-  return true;
-}
-
-Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
-  if (lp.scratch == nullptr) {
-    Decision d;
-    d.verdict = DOBERMAN_PASS;
-    d.Raise(DOBERMAN_AUTH, "error:pack_unavailable", lp.error);
-    d.status = lp.status;
-    return d;
-  }
-  return doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
-}
-
-Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
-  Decision d;
-  d.verdict = DOBERMAN_PASS;
-  if (!Parse(text, Host::kAny, payload, &d)) return d;
-  return DecideParsed(lp, *payload);
-}
-
-// The fields a payload's calls fill in, as doberman_load_options.fields bits.
-uint32_t FieldsOf(const ParsedPayload& payload) {
-  uint32_t fields = 0;
-  std::vector<doberman_string> args;
-  std::vector<doberman_prompt_segment> prompt;
-  for (const auto& c : payload.calls) {
-    const doberman_call call = c.View(&args, &prompt);
-    fields |= doberman_call_fields(&call);
-  }
-  // A payload with no field at all still needs a pack to answer from: load the tool databases.
-  return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
 }
 
 int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
@@ -484,6 +319,17 @@ int Emit(const HookAnswer& a) {
   return a.exit_code;
 }
 
+// One-shot hooks load, after parsing, only the databases the payload needs (session memory also
+// searches shown text with the content databases).
+void LoadFor(const Options& o, const ParsedPayload& payload, LoadedPack* lp, Memory* memory) {
+  memory->Open(o);
+  uint32_t fields = FieldsOf(payload);
+  if (memory->Wanted(o) && doberman::guard::ShowsText(payload.event))
+    fields |= 1u << DOBERMAN_FIELD_CONTENT;
+  Load(o, lp, fields);
+  memory->Key(lp);
+}
+
 // One payload, parsed before the pack is loaded so that only the databases it needs are read.
 int RunHook(const Options& o, const timespec& start) {
   deadline::Arm(o.host, o.deadline_ms);
@@ -493,39 +339,14 @@ int RunHook(const Options& o, const timespec& start) {
     return Emit(doberman::guard::RefuseUnreadable(
         o.host, too_large ? "hook payload larger than 64 MiB" : "cannot read the hook payload"));
   }
-  ParsedPayload payload;
-  Decision d;
-  d.verdict = DOBERMAN_PASS;
-  if (!Parse(text, o.host, &payload, &d)) {
-    return Emit(doberman::guard::RefuseUnreadable(o.host, d.Explanation()));
-  }
   Memory memory;
   LoadedPack lp;
-  if (payload.event != HookEvent::kNothingToJudge) {
-    memory.Open(o);
-    uint32_t fields = FieldsOf(payload);
-    // Session memory searches shown text for secrets with the content databases.
-    if (memory.Wanted(o) && doberman::guard::ShowsText(payload.event))
-      fields |= 1u << DOBERMAN_FIELD_CONTENT;
-    Load(o, &lp, fields);
-    memory.Key(&lp);
-    if (TurnGateOff(o, payload)) {
-      d = Decision{};
-      d.verdict = DOBERMAN_PASS;
-    } else {
-      d = DecideParsed(lp, payload);
-    }
-    // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
-    if (d.status != "DOBERMAN_OK") d.verdict = DOBERMAN_BLOCK;
-    memory.Apply(o, lp, payload, &d);
-  }
-  doberman::guard::AnswerOptions options;
-  options.turn_auth_blocks = o.turn_auth_blocks;
-  const int code = Emit(doberman::guard::AnswerHook(o.host, payload, d, options));
+  const HookOutcome outcome = doberman::guard::DecideHook(o, o.host, text, &lp, &memory, LoadFor);
+  const int code = Emit(outcome.answer);
   // The log row after the answer is out (a host that reads the answer as it arrives goes on). It is
   // one short transaction; forking a child for it cost more than the write (the pack's pages make
   // fork slow: measured about 4 ms against 0.2 ms for the write).
-  memory.Log(o, lp, payload, d, MicrosSince(start));
+  if (outcome.judged) memory.Log(o, lp, outcome.payload, outcome.decision, MicrosSince(start));
   return code;
 }
 

@@ -1,0 +1,144 @@
+// Loading, parsing and deciding one payload (API in guard_runner.h).
+#include "guard_runner.h"
+
+#include <cstdio>
+
+#include "json.h"
+
+namespace doberman::guard {
+
+// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one
+// payload before loading, so it hashes and deserializes only the databases that payload needs.
+void Load(const Options& o, LoadedPack* lp, uint32_t fields) {
+  if (o.pack.empty()) {
+    lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
+    lp->status = "DOBERMAN_E_NO_PACK";
+    return;
+  }
+  if (o.pubkeys.empty()) {
+    lp->error = "no trusted public key configured (--pubkey or DOBERMAN_PUBKEY)";
+    lp->status = "DOBERMAN_E_UNKNOWN_KEY";
+    return;
+  }
+  std::vector<doberman_public_key> keys(o.pubkeys.size());
+  for (size_t i = 0; i < o.pubkeys.size(); ++i) {
+    char buf[512] = {0};
+    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
+        DOBERMAN_OK) {
+      lp->error = buf;
+      lp->status = "DOBERMAN_E_IO";
+      return;
+    }
+  }
+  doberman_load_options options{};
+  options.struct_size = sizeof options;
+  options.trusted_keys = keys.data();
+  options.trusted_key_count = keys.size();
+  options.state_path = o.state.empty() ? nullptr : o.state.c_str();
+  options.fields = fields;
+  char buf[512] = {0};
+  doberman_status s = doberman_pack_load_file(o.pack.c_str(), &options, &lp->pack, buf, sizeof buf);
+  if (s != DOBERMAN_OK) {
+    lp->error = "pack " + o.pack + " refused: " + buf;
+    lp->status = doberman_status_name(s);
+    return;
+  }
+  if (doberman_scratch_create(lp->pack, &lp->scratch) != DOBERMAN_OK) {
+    lp->error = "cannot allocate scratch";
+    lp->status = "DOBERMAN_E_NO_MEMORY";
+  }
+}
+
+bool TurnGateOff(const Options& o, const ParsedPayload& payload) {
+  return !o.turn_gate && payload.event == HookEvent::kUserPromptSubmit;
+}
+
+int64_t MicrosSince(const timespec& start) {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000;
+}
+
+// Parses one payload; on failure returns a Decision raised to `failure_verdict` naming the cause.
+bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure) {
+  doberman::internal::JsonValue json;
+  doberman::internal::JsonError jerr;
+  doberman::internal::JsonLimits limits;
+  limits.max_bytes = kMaxPayloadBytes;
+  if (!doberman::internal::ParseJson(text, limits, &json, &jerr)) {
+    failure->Raise(DOBERMAN_AUTH, "error:bad_payload",
+                   "payload is not valid JSON (" + jerr.message + " at byte " +
+                       std::to_string(jerr.offset) + ")");
+    failure->status = "DOBERMAN_E_ARGUMENT";
+    return false;
+  }
+  std::string error;
+  if (!doberman::guard::ConvertPayload(json, host, payload, &error)) {
+    failure->Raise(DOBERMAN_AUTH, "error:bad_payload", error);
+    failure->status = "DOBERMAN_E_ARGUMENT";
+    return false;
+  }
+  return true;
+}
+
+Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
+  if (lp.scratch == nullptr) {
+    Decision d;
+    d.verdict = DOBERMAN_PASS;
+    d.Raise(DOBERMAN_AUTH, "error:pack_unavailable", lp.error);
+    d.status = lp.status;
+    return d;
+  }
+  return doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
+}
+
+Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
+  Decision d;
+  d.verdict = DOBERMAN_PASS;
+  if (!Parse(text, Host::kAny, payload, &d)) return d;
+  return DecideParsed(lp, *payload);
+}
+
+// The fields a payload's calls fill in, as doberman_load_options.fields bits.
+uint32_t FieldsOf(const ParsedPayload& payload) {
+  uint32_t fields = 0;
+  std::vector<doberman_string> args;
+  std::vector<doberman_prompt_segment> prompt;
+  for (const auto& c : payload.calls) {
+    const doberman_call call = c.View(&args, &prompt);
+    fields |= doberman_call_fields(&call);
+  }
+  // A payload with no field at all still needs a pack to answer from: load the tool databases.
+  return fields != 0 ? fields : 1u << DOBERMAN_FIELD_TOOL;
+}
+
+HookOutcome DecideHook(const Options& o, Host host, std::string_view text, LoadedPack* lp,
+                       Memory* memory,
+                       void (*load_for)(const Options&, const ParsedPayload&, LoadedPack*,
+                                        Memory*)) {
+  HookOutcome out;
+  out.decision.verdict = DOBERMAN_PASS;
+  if (!Parse(text, host, &out.payload, &out.decision)) {
+    out.answer = RefuseUnreadable(host, out.decision.Explanation());
+    return out;
+  }
+  if (out.payload.event != HookEvent::kNothingToJudge) {
+    out.judged = true;
+    if (load_for != nullptr) load_for(o, out.payload, lp, memory);
+    if (TurnGateOff(o, out.payload)) {
+      out.decision = Decision{};
+      out.decision.verdict = DOBERMAN_PASS;
+    } else {
+      out.decision = DecideParsed(*lp, out.payload);
+    }
+    // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
+    if (out.decision.status != "DOBERMAN_OK") out.decision.verdict = DOBERMAN_BLOCK;
+    memory->Apply(o, *lp, out.payload, &out.decision);
+  }
+  AnswerOptions options;
+  options.turn_auth_blocks = o.turn_auth_blocks;
+  out.answer = AnswerHook(host, out.payload, out.decision, options);
+  return out;
+}
+
+}  // namespace doberman::guard

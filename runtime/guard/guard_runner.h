@@ -1,0 +1,130 @@
+// What doberman-guard does with one payload, shared by the one-shot modes (hook, check) and the
+// service (serve): options, loading a pack, session memory for one process or worker, parsing and
+// deciding. guard_main.cc is the command line; guard_service.cc the socket.
+#ifndef DOBERMAN_GUARD_GUARD_RUNNER_H_
+#define DOBERMAN_GUARD_GUARD_RUNNER_H_
+
+#include <time.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "doberman/doberman.h"
+#include "guard_output.h"
+#include "hook_payload.h"
+#include "host_answer.h"
+#include "log_command.h"
+#include "session_memory.h"
+
+namespace doberman::guard {
+
+inline constexpr size_t kMaxPayloadBytes = 64u << 20;
+
+struct Options {
+  std::string mode, host_name, pack, state, state_dir;
+  LogOptions log;
+  Host host = Host::kAny;
+  std::vector<std::string> pubkeys;
+  bool turn_auth_blocks = false;
+  bool turn_gate = true;  // DOBERMAN_TURN_GATE=off: prompt turns pass unjudged (only recorded)
+  long deadline_ms = 5000;
+};
+
+struct LoadedPack {
+  doberman_pack* pack = nullptr;
+  doberman_scratch* scratch = nullptr;
+  std::string error;  // why it is not loaded
+  std::string status = "DOBERMAN_OK";
+  ~LoadedPack() {
+    doberman_scratch_free(scratch);
+    doberman_pack_free(pack);
+  }
+};
+
+// Loads the pack `o` names. `fields`: bit per doberman_field the process will decide on (0: all).
+// A hook knows its one payload before loading, so it hashes and deserializes only the databases
+// that payload needs. On failure `lp->error` and `lp->status` say why (the decision then fails
+// closed).
+void Load(const Options& o, LoadedPack* lp, uint32_t fields = 0);
+
+// Session memory for one process: opened before the pack (the rollback record lives in its
+// directory), keyed into the scratch after it.
+struct Memory {
+  SessionMemory memory;
+  bool open = false;
+  std::string error;  // why it is not open (then every decision is raised to AUTH)
+  bool rebuilt = false;
+
+  void Open(const Options& o) {
+    if (o.state_dir.empty()) return;
+    open = memory.Open(o.state_dir, &rebuilt, &error);
+  }
+  bool Wanted(const Options& o) const { return !o.state_dir.empty(); }
+  void Key(LoadedPack* lp) {
+    if (open && lp->scratch != nullptr)
+      doberman_scratch_set_fingerprint_key(lp->scratch, memory.key());
+  }
+  // Raise-only: judges the decided payload against the session's record and records what it shows.
+  void Apply(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, Decision* d) {
+    if (!Wanted(o)) return;
+    if (!open) {
+      d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+               "session memory is unavailable (" + error + "); a person must look at this call");
+      return;
+    }
+    if (rebuilt) {
+      d->Raise(DOBERMAN_AUTH, "state_rebuilt",
+               "the session store was corrupt and has been rebuilt; what it recorded is lost");
+    }
+    if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
+  }
+  void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
+           int64_t latency_us) {
+    if (!open) return;
+    std::string label = "none";
+    doberman_pack_info info{};
+    info.struct_size = sizeof info;
+    if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
+      label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
+    }
+    std::string log_error;
+    const std::string host = o.mode == "hook" ? o.host_name : "check";
+    if (!memory.Log(host, payload, d, label, latency_us, &log_error))
+      std::fprintf(stderr, "doberman-guard: decision log: %s\n", log_error.c_str());
+  }
+};
+
+// DOBERMAN_TURN_GATE=off: the turn gate is absent (the action path carries everything); a prompt
+// turn is answered PASS without being judged, and session memory only records what it shows.
+bool TurnGateOff(const Options& o, const ParsedPayload& payload);
+
+int64_t MicrosSince(const timespec& start);
+
+// Parses one payload; on failure returns false with `failure` raised to AUTH naming the cause.
+bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure);
+
+Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload);
+Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload);
+
+// The fields a payload's calls fill in, as doberman_load_options.fields bits.
+uint32_t FieldsOf(const ParsedPayload& payload);
+
+// One hook payload, judged as `host` would have it: parsed, decided (every pack, raise-only), held
+// against session memory, answered. `lp` is loaded by the caller (`load_for` is called with the
+// parsed payload first when not null: the one-shot hook loads only what it needs).
+struct HookOutcome {
+  ParsedPayload payload;
+  Decision decision;
+  HookAnswer answer;
+  bool judged = false;  // the payload parsed and carried something to judge (then log it)
+};
+HookOutcome DecideHook(const Options& o, Host host, std::string_view text, LoadedPack* lp,
+                       Memory* memory,
+                       void (*load_for)(const Options&, const ParsedPayload&, LoadedPack*,
+                                        Memory*));
+
+}  // namespace doberman::guard
+
+#endif  // DOBERMAN_GUARD_GUARD_RUNNER_H_
