@@ -19,6 +19,7 @@
 #include "doberman/doberman.h"
 #include "guard_output.h"
 #include "guard_runner.h"
+#include "guard_service.h"
 #include "hook_payload.h"
 #include "host_answer.h"
 #include "json.h"
@@ -51,6 +52,8 @@ const char kUsage[] =
     "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S] [--state-dir D]\n"
     "       doberman-guard hook claude-code|codex|cursor [--pack P] [--pubkey K]... [--state S]\n"
     "                           [--state-dir D] [--turn-auth warn|block] [--deadline-ms N]\n"
+    "       doberman-guard serve [--socket S] [--pack P] [--pubkey K]... [--state-dir D]\n"
+    "                            [--workers N] [--request-timeout-ms N]\n"
     "       doberman-guard log [--state-dir D] [--json] [--session ID] [--since 10m]\n"
     "                          [--verdict PASS|AUTH|BLOCK] [--verify]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
@@ -61,6 +64,8 @@ const char kUsage[] =
     "        line per input: "
     "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.\n"
     "hook    reads one payload on stdin and answers in the host's hook protocol.\n"
+    "serve   answers hook requests from doberman-hook on a unix socket (default\n"
+    "        $DOBERMAN_SOCKET, else $XDG_RUNTIME_DIR/doberman/guard.sock); SIGHUP reloads.\n"
     "log     prints the decision log of a state directory (a table; JSON lines with --json);\n"
     "        --verify checks its hash chain and exits 1 when a row was edited or removed.\n"
     "\n"
@@ -105,7 +110,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     o->host_name = argv[i++];
     if (!ParseHost(o->host_name, &o->host)) return false;
   } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
-             o->mode != "log") {
+             o->mode != "log" && o->mode != "serve") {
     return false;
   }
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
@@ -128,6 +133,16 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       if (!value(&o->state)) return false;
     } else if (a == "--state-dir") {
       if (!value(&o->state_dir)) return false;
+    } else if (o->mode == "serve" && a == "--socket") {
+      if (!value(&o->socket) || o->socket.empty()) return false;
+    } else if (o->mode == "serve" && a == "--workers") {
+      if (!value(&v) || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos ||
+          std::atoi(v.c_str()) < 1 || std::atoi(v.c_str()) > 256) {
+        return false;
+      }
+      o->workers = std::atoi(v.c_str());
+    } else if (o->mode == "serve" && a == "--request-timeout-ms") {
+      if (!value(&v) || !ParseDeadline(v, &o->request_timeout_ms)) return false;
     } else if (o->mode == "log" && ParseLogOption(a, value, &o->log)) {
       if (!o->log.error.empty()) return false;
     } else if (a == "--deadline-ms") {
@@ -382,6 +397,13 @@ int main(int argc, char** argv) {
   }
   if (o.mode == "hook") return RunHook(o, start);
   if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
+  if (o.mode == "serve") {
+    doberman::guard::ServiceOptions service;
+    service.socket = o.socket.empty() ? doberman::guard::DefaultSocketPath() : o.socket;
+    service.workers = o.workers;
+    service.request_timeout_ms = o.request_timeout_ms;
+    return doberman::guard::RunServe(o, service);
+  }
   Memory memory;
   memory.Open(o);
   LoadedPack lp;

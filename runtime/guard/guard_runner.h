@@ -30,6 +30,10 @@ struct Options {
   bool turn_auth_blocks = false;
   bool turn_gate = true;  // DOBERMAN_TURN_GATE=off: prompt turns pass unjudged (only recorded)
   long deadline_ms = 5000;
+  // serve
+  std::string socket;  // --socket (default: $DOBERMAN_SOCKET, then under $XDG_RUNTIME_DIR)
+  int workers = 4;
+  long request_timeout_ms = 2000;
 };
 
 struct LoadedPack {
@@ -37,9 +41,13 @@ struct LoadedPack {
   doberman_scratch* scratch = nullptr;
   std::string error;  // why it is not loaded
   std::string status = "DOBERMAN_OK";
+  bool owns_pack = true;  // false for a service worker's view of the shared pack
+  LoadedPack() = default;
+  LoadedPack(const LoadedPack&) = delete;
+  LoadedPack& operator=(const LoadedPack&) = delete;
   ~LoadedPack() {
     doberman_scratch_free(scratch);
-    doberman_pack_free(pack);
+    if (owns_pack) doberman_pack_free(pack);
   }
 };
 
@@ -80,8 +88,9 @@ struct Memory {
     }
     if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
   }
+  // `host_name`: the host the payload came from (empty: the one-shot mode's own).
   void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
-           int64_t latency_us) {
+           int64_t latency_us, const std::string& host_name = "") {
     if (!open) return;
     std::string label = "none";
     doberman_pack_info info{};
@@ -90,7 +99,9 @@ struct Memory {
       label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
     }
     std::string log_error;
-    const std::string host = o.mode == "hook" ? o.host_name : "check";
+    const std::string host = !host_name.empty() ? host_name
+                             : o.mode == "hook" ? o.host_name
+                                                : "check";
     if (!memory.Log(host, payload, d, label, latency_us, &log_error))
       std::fprintf(stderr, "doberman-guard: decision log: %s\n", log_error.c_str());
   }

@@ -1,0 +1,348 @@
+// The warm service (contract and wire protocol in guard_service.h).
+#include "guard_service.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "state_dir.h"
+
+namespace doberman::guard {
+namespace {
+
+// The pack in force: shared by the workers; a reload swaps in another one. Each generation's
+// databases stay alive while a worker still decides with them.
+struct PackGeneration {
+  LoadedPack loaded;  // pack (owned) + the load error when it failed
+  uint64_t number = 0;
+};
+
+int g_signal_pipe[2] = {-1, -1};
+
+extern "C" void OnServiceSignal(int sig) {
+  const char c = sig == SIGHUP ? 'h' : 'q';
+  (void)!::write(g_signal_pipe[1], &c, 1);
+}
+
+bool WriteAll(int fd, const char* p, size_t n) {
+  while (n > 0) {
+    const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+std::string Response(const HookAnswer& a) {
+  return "DOBERMAN/1 " + std::to_string(a.exit_code) + " " + std::to_string(a.out.size()) + " " +
+         std::to_string(a.err.size()) + "\n" + a.out + a.err;
+}
+
+// Reads the request: the header line and the payload to end of stream, within the limits (the
+// socket's receive timeout bounds each wait). False when it cannot be read whole.
+bool ReadRequest(int fd, Host* host, std::string* payload, std::string* why) {
+  std::string data;
+  char buf[65536];
+  size_t header_end = std::string::npos;
+  for (;;) {
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *why = errno == EAGAIN || errno == EWOULDBLOCK ? "request timed out" : "request unreadable";
+      break;
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+    if (header_end == std::string::npos) header_end = data.find('\n');
+    if (header_end == std::string::npos && data.size() > 256) {
+      *why = "request header too long";
+      return false;
+    }
+    if (data.size() > kMaxPayloadBytes + 256) {
+      *why = "hook payload larger than 64 MiB";
+      break;
+    }
+  }
+  if (header_end == std::string::npos) {
+    if (why->empty()) *why = "request has no header";
+    return false;
+  }
+  const std::string header = data.substr(0, header_end);
+  const std::string prefix = "DOBERMAN/1 HOOK ";
+  if (header.rfind(prefix, 0) != 0) {
+    *why = "request header is not DOBERMAN/1 HOOK";
+    return false;
+  }
+  const std::string name = header.substr(prefix.size());
+  if (name == "claude-code") {
+    *host = Host::kClaudeCode;
+  } else if (name == "codex") {
+    *host = Host::kCodex;
+  } else if (name == "cursor") {
+    *host = Host::kCursor;
+  } else {
+    *why = "unknown host";
+    return false;
+  }
+  if (!why->empty()) return true;  // host known: the caller refuses in its protocol
+  payload->assign(data, header_end + 1, std::string::npos);
+  return true;
+}
+
+class Service {
+ public:
+  Service(const Options& o, const ServiceOptions& s) : o_(o), s_(s) {}
+
+  int Run();
+
+ private:
+  bool Listen();
+  std::shared_ptr<PackGeneration> LoadGeneration();
+  void Reload();
+  void Worker();
+  void Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_number, Memory* memory);
+
+  const Options& o_;
+  const ServiceOptions& s_;
+  int listen_fd_ = -1;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<int> queue_;
+  bool stopping_ = false;
+  std::shared_ptr<PackGeneration> current_;
+  uint64_t generations_ = 0;
+};
+
+std::shared_ptr<PackGeneration> Service::LoadGeneration() {
+  auto g = std::make_shared<PackGeneration>();
+  Load(o_, &g->loaded);  // every field: the service answers any payload
+  // Load makes a scratch for itself; workers make their own, so this one is only the check that
+  // the pack can give one.
+  g->number = ++generations_;
+  return g;
+}
+
+void Service::Reload() {
+  std::shared_ptr<PackGeneration> fresh = LoadGeneration();
+  if (fresh->loaded.scratch == nullptr) {
+    std::fprintf(stderr, "doberman-guard serve: reload refused, the current pack stays: %s\n",
+                 fresh->loaded.error.c_str());
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  current_ = fresh;
+  std::fprintf(stderr, "doberman-guard serve: reloaded %s (generation %llu)\n", o_.pack.c_str(),
+               static_cast<unsigned long long>(fresh->number));
+}
+
+bool Service::Listen() {
+  const std::string& path = s_.socket;
+  const size_t slash = path.rfind('/');
+  if (slash != std::string::npos && slash > 0) ::mkdir(path.substr(0, slash).c_str(), 0700);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof addr.sun_path) {
+    std::fprintf(stderr, "doberman-guard serve: socket path is empty or too long\n");
+    return false;
+  }
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode) || st.st_uid != ::geteuid()) {
+      std::fprintf(stderr, "doberman-guard serve: %s exists and is not our socket\n", path.c_str());
+      return false;
+    }
+    const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const bool live =
+        probe >= 0 && ::connect(probe, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    if (probe >= 0) ::close(probe);
+    if (live) {
+      std::fprintf(stderr, "doberman-guard serve: a service already answers on %s\n", path.c_str());
+      return false;
+    }
+    ::unlink(path.c_str());  // a stale socket of ours
+  }
+  listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  const mode_t old = ::umask(077);
+  const bool bound =
+      listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::umask(old);
+  if (!bound || ::chmod(path.c_str(), 0600) != 0 || ::listen(listen_fd_, 128) != 0) {
+    std::fprintf(stderr, "doberman-guard serve: cannot listen on %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_number,
+                    Memory* memory) {
+  timespec start{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  timeval tv{};
+  tv.tv_sec = s_.request_timeout_ms / 1000;
+  tv.tv_usec = (s_.request_timeout_ms % 1000) * 1000;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  Host host = Host::kAny;
+  std::string payload, why;
+  if (!ReadRequest(fd, &host, &payload, &why)) return;  // not even the host: the client refuses
+  if (!why.empty()) {
+    const std::string r = Response(RefuseUnreadable(host, why));
+    WriteAll(fd, r.data(), r.size());
+    return;
+  }
+  std::shared_ptr<PackGeneration> gen;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    gen = current_;
+  }
+  // This worker's scratch for the pack in force (a reload gives the next request a new one).
+  if (*view == nullptr || *view_number != gen->number) {
+    auto v = std::make_unique<LoadedPack>();
+    v->owns_pack = false;
+    v->pack = gen->loaded.pack;
+    v->error = gen->loaded.error;
+    v->status = gen->loaded.status;
+    if (v->pack != nullptr && doberman_scratch_create(v->pack, &v->scratch) != DOBERMAN_OK) {
+      v->error = "cannot allocate scratch";
+      v->status = "DOBERMAN_E_NO_MEMORY";
+    }
+    memory->Key(v.get());
+    *view = std::move(v);
+    *view_number = gen->number;
+  }
+  const HookOutcome outcome = DecideHook(o_, host, payload, view->get(), memory, nullptr);
+  const std::string r = Response(outcome.answer);
+  WriteAll(fd, r.data(), r.size());
+  ::shutdown(fd, SHUT_WR);
+  if (outcome.judged) {
+    const char* name = host == Host::kClaudeCode ? "claude-code"
+                       : host == Host::kCodex    ? "codex"
+                                                 : "cursor";
+    memory->Log(o_, **view, outcome.payload, outcome.decision, MicrosSince(start), name);
+  }
+}
+
+void Service::Worker() {
+  Memory memory;
+  memory.Open(o_);
+  std::unique_ptr<LoadedPack> view;
+  uint64_t view_number = 0;
+  for (;;) {
+    int fd = -1;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping
+      fd = queue_.front();
+      queue_.pop_front();
+    }
+    Serve(fd, &view, &view_number, &memory);
+    ::close(fd);
+  }
+}
+
+int Service::Run() {
+  if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 3;
+  struct sigaction sa {};
+  sa.sa_handler = OnServiceSignal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGHUP, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::signal(SIGPIPE, SIG_IGN);
+  if (!o_.state_dir.empty()) {
+    // Created first: the pack's rollback record lives in it.
+    state::StateDir dir;
+    std::string error;
+    if (!state::OpenStateDir(o_.state_dir, &dir, &error))
+      std::fprintf(stderr, "doberman-guard serve: %s\n", error.c_str());
+  }
+  current_ = LoadGeneration();
+  if (current_->loaded.scratch == nullptr) {
+    // Still serve: every answer then refuses with the reason (the client never falls back to a
+    // one-shot hook that would fail the same way, and the operator sees why in the log).
+    std::fprintf(stderr, "doberman-guard serve: %s; every request will be refused\n",
+                 current_->loaded.error.c_str());
+  }
+  if (!Listen()) return 3;
+  std::fprintf(stderr, "doberman-guard serve: listening on %s (%d workers)\n", s_.socket.c_str(),
+               s_.workers);
+  std::vector<std::thread> workers;
+  for (int i = 0; i < s_.workers; ++i) workers.emplace_back([this] { Worker(); });
+  bool running = true;
+  while (running) {
+    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}};
+    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    if (fds[1].revents & POLLIN) {
+      char c = 0;
+      while (::read(g_signal_pipe[0], &c, 1) == 1) {
+        if (c == 'q') running = false;
+        if (c == 'h') Reload();
+      }
+    }
+    if (running && (fds[0].revents & POLLIN)) {
+      const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0) continue;
+      ucred peer{};
+      socklen_t len = sizeof peer;
+      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || peer.uid != ::geteuid()) {
+        ::close(fd);  // another user: never answered
+        continue;
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      if (static_cast<int>(queue_.size()) >= s_.queue) {
+        ::close(fd);  // overloaded: the client falls back to the one-shot hook
+        continue;
+      }
+      queue_.push_back(fd);
+      cv_.notify_one();
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  for (std::thread& t : workers) t.join();
+  ::close(listen_fd_);
+  ::unlink(s_.socket.c_str());
+  std::fprintf(stderr, "doberman-guard serve: stopped\n");
+  return 0;
+}
+
+}  // namespace
+
+std::string DefaultSocketPath() {
+  if (const char* e = std::getenv("DOBERMAN_SOCKET"); e != nullptr && *e != '\0') return e;
+  if (const char* x = std::getenv("XDG_RUNTIME_DIR"); x != nullptr && *x == '/')
+    return std::string(x) + "/doberman/guard.sock";
+  return "/tmp/doberman-" + std::to_string(::geteuid()) + "/guard.sock";
+}
+
+int RunServe(const Options& o, const ServiceOptions& service) {
+  Service s(o, service);
+  return s.Run();
+}
+
+}  // namespace doberman::guard
