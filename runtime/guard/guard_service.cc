@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -124,6 +125,7 @@ class Service {
   const Options& o_;
   const ServiceOptions& s_;
   int listen_fd_ = -1;
+  bool activated_ = false;  // the socket came from systemd: not ours to remove
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<int> queue_;
@@ -155,6 +157,16 @@ void Service::Reload() {
 }
 
 bool Service::Listen() {
+  // systemd socket activation: the listening socket is fd 3 (LISTEN_FDS=1 for this process); the
+  // socket unit then owns its path and mode.
+  const char* pid = std::getenv("LISTEN_PID");
+  const char* fds = std::getenv("LISTEN_FDS");
+  if (pid != nullptr && fds != nullptr && std::atol(pid) == ::getpid() && std::atoi(fds) == 1) {
+    listen_fd_ = 3;
+    ::fcntl(listen_fd_, F_SETFD, FD_CLOEXEC);
+    activated_ = true;
+    return true;
+  }
   const std::string& path = s_.socket;
   const size_t slash = path.rfind('/');
   if (slash != std::string::npos && slash > 0) ::mkdir(path.substr(0, slash).c_str(), 0700);
@@ -286,14 +298,38 @@ int Service::Run() {
                  current_->loaded.error.c_str());
   }
   if (!Listen()) return 3;
-  std::fprintf(stderr, "doberman-guard serve: listening on %s (%d workers)\n", s_.socket.c_str(),
-               s_.workers);
+  std::fprintf(stderr, "doberman-guard serve: listening on %s (%d workers)\n",
+               activated_ ? "the socket systemd passed" : s_.socket.c_str(), s_.workers);
+  // A new pack file (written in place, or renamed over it as build tools and package managers do)
+  // reloads like SIGHUP. The directory is watched, since a rename replaces the file's inode.
+  const size_t slash = o_.pack.rfind('/');
+  const std::string pack_dir = slash == std::string::npos ? "." : o_.pack.substr(0, slash);
+  const std::string pack_name = slash == std::string::npos ? o_.pack : o_.pack.substr(slash + 1);
+  const int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch_fd >= 0 &&
+      ::inotify_add_watch(watch_fd, pack_dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+    std::fprintf(stderr, "doberman-guard serve: cannot watch %s (reload with SIGHUP)\n",
+                 pack_dir.c_str());
+  }
   std::vector<std::thread> workers;
   for (int i = 0; i < s_.workers; ++i) workers.emplace_back([this] { Worker(); });
   bool running = true;
   while (running) {
-    pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0 && errno != EINTR) break;
+    pollfd fds[3] = {{listen_fd_, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
+    if (::poll(fds, watch_fd >= 0 ? 3 : 2, -1) < 0 && errno != EINTR) break;
+    if (watch_fd >= 0 && (fds[2].revents & POLLIN)) {
+      alignas(inotify_event) char events[4096];
+      bool ours = false;
+      ssize_t n;
+      while ((n = ::read(watch_fd, events, sizeof events)) > 0) {
+        for (ssize_t off = 0; off < n;) {
+          const auto* e = reinterpret_cast<const inotify_event*>(events + off);
+          if (e->len > 0 && pack_name == e->name) ours = true;
+          off += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+        }
+      }
+      if (ours) Reload();
+    }
     if (fds[1].revents & POLLIN) {
       char c = 0;
       while (::read(g_signal_pipe[0], &c, 1) == 1) {
@@ -326,7 +362,8 @@ int Service::Run() {
   cv_.notify_all();
   for (std::thread& t : workers) t.join();
   ::close(listen_fd_);
-  ::unlink(s_.socket.c_str());
+  if (watch_fd >= 0) ::close(watch_fd);
+  if (!activated_) ::unlink(s_.socket.c_str());
   std::fprintf(stderr, "doberman-guard serve: stopped\n");
   return 0;
 }

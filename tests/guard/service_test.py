@@ -227,6 +227,43 @@ class ServiceTest(unittest.TestCase):
         finally:
             svc.stop()
 
+    def test_a_pack_file_replaced_on_disk_is_reloaded_without_a_signal(self):
+        state = os.path.join(self.tmp, "state")
+        packs = os.path.join(self.tmp, "packs")
+        os.makedirs(packs)
+        live = os.path.join(packs, "live.dpack")
+        shutil.copy(os.path.join(PACKS, "r1", "mini.dpack"), live)
+        svc = Service(self.tmp, pack=live, state=state)
+        try:
+            # Renamed over it, as build tools do.
+            shutil.copy(os.path.join(PACKS, "r2", "mini.dpack"), live + ".tmp")
+            os.rename(live + ".tmp", live)
+            deadline = time.time() + 20
+            while "reloaded" not in svc.stderr() and time.time() < deadline:
+                time.sleep(0.05)
+            self.assertIn("reloaded", svc.stderr())
+        finally:
+            svc.stop()
+
+    @unittest.skipUnless(shutil.which("systemd-socket-activate"), "systemd-socket-activate absent")
+    def test_socket_activation(self):
+        sock = os.path.join(self.tmp, "activated.sock")
+        log = open(os.path.join(self.tmp, "act.log"), "w+")
+        proc = subprocess.Popen(["systemd-socket-activate", "-l", sock, GUARD, "serve", "--pack", PACK,
+                                 "--pubkey", PUB], stderr=log, env=clean_env())
+        try:
+            deadline = time.time() + 20
+            while not os.path.exists(sock) and time.time() < deadline:
+                time.sleep(0.02)
+            host, payload = PAYLOADS[0]
+            self.assertSameAnswer(client(host, payload, sock), one_shot(host, payload), "activated")
+            log.seek(0)
+            self.assertIn("the socket systemd passed", log.read())
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=10)
+            log.close()
+
     def test_concurrent_clients(self):
         svc = Service(self.tmp)
         try:
