@@ -88,16 +88,20 @@ struct Memory {
     }
     if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
   }
-  // `host_name`: the host the payload came from (empty: the one-shot mode's own).
-  void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
-           int64_t latency_us, const std::string& host_name = "") {
-    if (!open) return;
+  static std::string PackLabel(const LoadedPack& lp) {
     std::string label = "none";
     doberman_pack_info info{};
     info.struct_size = sizeof info;
     if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
       label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
     }
+    return label;
+  }
+  // `host_name`: the host the payload came from (empty: the one-shot mode's own).
+  void Log(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, const Decision& d,
+           int64_t latency_us, const std::string& host_name = "") {
+    if (!open) return;
+    const std::string label = PackLabel(lp);
     std::string log_error;
     const std::string host = !host_name.empty() ? host_name
                              : o.mode == "hook" ? o.host_name

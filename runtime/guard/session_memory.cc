@@ -243,14 +243,21 @@ std::string LogRowJson(const std::string& host_name, const ParsedPayload& payloa
   return state::LogRowJson(f);
 }
 
-bool SessionMemory::Log(const std::string& host_name, const ParsedPayload& payload,
-                        const Decision& d, const std::string& pack_label, int64_t latency_us,
-                        std::string* error) {
-  if (store_ == nullptr) return true;
+state::LogRow SessionMemory::MakeLogRow(const std::string& host_name, const ParsedPayload& payload,
+                                        const Decision& d, const std::string& pack_label,
+                                        int64_t latency_us) const {
   state::LogRow row;
   row.session = SessionOf(payload);
   row.verdict = static_cast<int>(d.verdict);
   row.json = LogRowJson(host_name, payload, d, state::Hex(row.session), pack_label, latency_us);
+  return row;
+}
+
+bool SessionMemory::Log(const std::string& host_name, const ParsedPayload& payload,
+                        const Decision& d, const std::string& pack_label, int64_t latency_us,
+                        std::string* error) {
+  if (store_ == nullptr) return true;
+  state::LogRow row = MakeLogRow(host_name, payload, d, pack_label, latency_us);
   return store_->AppendLog(&row, error);
 }
 

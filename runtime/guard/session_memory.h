@@ -67,6 +67,12 @@ class SessionMemory {
   bool Log(const std::string& host_name, const ParsedPayload& payload, const Decision& d,
            const std::string& pack_label, int64_t latency_us, std::string* error);
 
+  // The decision's log row, for a caller that writes rows in batches (the service).
+  state::LogRow MakeLogRow(const std::string& host_name, const ParsedPayload& payload,
+                           const Decision& d, const std::string& pack_label,
+                           int64_t latency_us) const;
+  bool is_open() const { return store_ != nullptr; }
+
   // The fingerprint a session id is stored under.
   state::Fingerprint SessionOf(const ParsedPayload& payload) const;
 

@@ -314,22 +314,27 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fing
       put.Reset();
     }
   }
-  if (!Expire(now, error)) {
+  if (!Expire(now, error) || !Exec("INSERT INTO meta(k, v) VALUES('ledger_generation', 1) "
+                                   "ON CONFLICT(k) DO UPDATE SET v = v + 1",
+                                   error)) {
     Rollback();
     return false;
   }
   return Commit(error);
 }
 
+// The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
+// connections append all the time and which would otherwise invalidate every cached session).
 bool StateStore::DataVersion(int64_t* version) {
   if (data_version_ == nullptr &&
-      sqlite3_prepare_v2(db_, "PRAGMA data_version", -1, &data_version_, nullptr) != SQLITE_OK) {
+      sqlite3_prepare_v2(db_, "SELECT v FROM meta WHERE k='ledger_generation'", -1, &data_version_,
+                         nullptr) != SQLITE_OK) {
     return false;
   }
-  const bool ok = sqlite3_step(data_version_) == SQLITE_ROW;
-  if (ok) *version = sqlite3_column_int64(data_version_, 0);
+  const int rc = sqlite3_step(data_version_);
+  *version = rc == SQLITE_ROW ? sqlite3_column_int64(data_version_, 0) : 0;
   sqlite3_reset(data_version_);
-  return ok;
+  return rc == SQLITE_ROW || rc == SQLITE_DONE;
 }
 
 bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::string* error) {
@@ -433,6 +438,14 @@ bool WriteChainMeta(sqlite3* db, const char* name, int64_t seq, const Chain& cha
 }  // namespace
 
 bool StateStore::AppendLog(LogRow* row, std::string* error) {
+  std::vector<LogRow> rows(1, *row);
+  if (!AppendLogs(&rows, error)) return false;
+  *row = rows[0];
+  return true;
+}
+
+bool StateStore::AppendLogs(std::vector<LogRow>* rows, std::string* error) {
+  if (rows->empty()) return true;
   if (!Begin(true, error)) return false;
   int64_t head_seq = 0;
   Chain head{};
@@ -441,9 +454,6 @@ bool StateStore::AppendLog(LogRow* row, std::string* error) {
     Rollback();
     return false;
   }
-  row->seq = head_seq + 1;
-  if (row->at_ms == 0) row->at_ms = NowMs();
-  const Chain chain = ChainDigest(key_, head, *row);
   {
     Stmt put(db_,
              "INSERT INTO decision_log(seq, at, session, verdict, row, chain) VALUES(?,?,?,?,?,?)");
@@ -452,18 +462,30 @@ bool StateStore::AppendLog(LogRow* row, std::string* error) {
       Rollback();
       return false;
     }
-    put.Int(1, row->seq);
-    put.Int(2, row->at_ms);
-    put.Blob(3, row->session.data(), row->session.size());
-    put.Int(4, row->verdict);
-    put.Text(5, row->json);
-    put.Blob(6, chain.data(), chain.size());
-    if (put.Step() != SQLITE_DONE || !WriteChainMeta(db_, "log_head", row->seq, chain)) {
+    for (LogRow& r : *rows) {
+      r.seq = ++head_seq;
+      if (r.at_ms == 0) r.at_ms = NowMs();
+      head = ChainDigest(key_, head, r);
+      put.Int(1, r.seq);
+      put.Int(2, r.at_ms);
+      put.Blob(3, r.session.data(), r.session.size());
+      put.Int(4, r.verdict);
+      put.Text(5, r.json);
+      put.Blob(6, head.data(), head.size());
+      if (put.Step() != SQLITE_DONE) {
+        *error = DbError(db_, "log");
+        Rollback();
+        return false;
+      }
+      put.Reset();
+    }
+    if (!WriteChainMeta(db_, "log_head", head_seq, head)) {
       *error = DbError(db_, "log");
       Rollback();
       return false;
     }
   }
+  LogRow* row = &rows->back();
   // Old rows leave from the front; the anchor keeps the digest the next remaining row chains from.
   // Checked on one append in 64 (and always past the row cap): it costs two queries.
   uint8_t dice = 0;

@@ -79,6 +79,8 @@ class StateStore {
 
   // Appends one row: assigns its sequence number and chains it to the previous row.
   bool AppendLog(LogRow* row, std::string* error);
+  // Appends rows in order, in one transaction (a service batches its log this way).
+  bool AppendLogs(std::vector<LogRow>* rows, std::string* error);
 
   // Rows matching `filter`, oldest first; `fn` returns false to stop.
   bool ReadLog(const LogFilter& filter, const std::function<bool(const LogRow&)>& fn,
@@ -133,9 +135,9 @@ class StateStore {
 
   sqlite3* db_ = nullptr;
   sqlite3_stmt* lookup_ = nullptr;        // prepared once: preparing costs more than a lookup
-  sqlite3_stmt* data_version_ = nullptr;  // PRAGMA data_version: changes when others commit
+  sqlite3_stmt* data_version_ = nullptr;  // the ledger's generation in meta (see DataVersion)
   // A long-lived process (an embedder, the service) looks a session up again and again: from its
-  // second lookup it keeps the session's values in memory, reloaded when the database changed.
+  // second lookup it keeps the session's values in memory, reloaded when the ledger changed.
   int lookups_ = 0;
   bool cache_valid_ = false;
   Fingerprint cached_session_{};
