@@ -277,6 +277,54 @@ class ClaudeCodeHooksTest(unittest.TestCase):
         self.assert_blocked(run, "guard hung past the hook timeout")
         self.assertLess(run.elapsed, 30, "Claude Code waited for the hung hook: " + run.describe())
 
+    # -- (i) through the warm service and doberman-hook, the recommended command --
+    def service_settings(self, sock):
+        hook = os.path.join(os.path.dirname(GUARD), "doberman-hook")
+        cmd = "DOBERMAN_SOCKET=%s DOBERMAN_PACK=%s DOBERMAN_PUBKEY=%s DOBERMAN_GUARD=%s %s claude-code" % (
+            sock, PACK, PUBKEY, GUARD, hook)
+        s = copy.deepcopy(self.settings)
+        for event in s["hooks"]:
+            s = with_event_command(s, event, command=cmd)
+        return s
+
+    def start_service(self, sock, state):
+        log = open(os.path.join(self.tmp, "serve.log"), "w")
+        proc = subprocess.Popen([GUARD, "serve", "--socket", sock, "--pack", PACK, "--pubkey", PUBKEY,
+                                 "--state-dir", state], stderr=log)
+        deadline = time.time() + 20
+        while not os.path.exists(sock) and time.time() < deadline:
+            time.sleep(0.02)
+        return proc, log
+
+    def logged_hosts(self, state):
+        r = subprocess.run([GUARD, "log", "--state-dir", state, "--json"], capture_output=True,
+                           text=True, timeout=30)
+        return [json.loads(line)["host"] for line in r.stdout.splitlines()]
+
+    def test_i_service_client_passes_and_blocks(self):
+        sock = os.path.join(self.tmp, "guard.sock")
+        state = os.path.join(self.tmp, "state")
+        proc, log = self.start_service(sock, state)
+        try:
+            run = self.run_claude(self.service_settings(sock), "Bash", self.touch_cmd())
+            self.assertTrue(os.path.exists(self.marker), "PASS via the service: " + run.describe())
+            os.unlink(self.marker)
+            run = self.run_claude(self.service_settings(sock), "Bash",
+                                  self.touch_cmd("false && rm -rf ~ ; "))
+            self.assert_blocked(run, "BLOCK via the service")
+            time.sleep(0.3)  # the service logs in batches
+            self.assertIn("claude-code", self.logged_hosts(state), "the service answered nothing")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            log.close()
+
+    def test_i2_service_gone_client_falls_back_closed(self):
+        sock = os.path.join(self.tmp, "guard.sock")  # never started: the client runs the guard
+        run = self.run_claude(self.service_settings(sock), "Bash", self.touch_cmd("false && rm -rf ~ ; "))
+        self.assert_blocked(run, "BLOCK through the fallback")
+        self.assertIn("Doberman", run.fake.tool_results[0]["text"], run.describe())
+
     def test_e0_host_fails_open_without_onfailure(self):
         # Canary on Claude Code itself: without "onFailure": "block" a failing hook lets the call
         # through (documented default "continue"). This is why the template sets it; if this
