@@ -277,6 +277,50 @@ class CodexHooks(unittest.TestCase):
             "touch c.marker; find ~ -name '*.tmp' -delete"))
         self.assert_not_ran(run, os.path.join(run.work, "c.marker"))
 
+    # ---- through the warm service and doberman-hook, the recommended command ------------------
+    def service_hooks(self, sock):
+        """The template with `doberman-hook codex` (service at `sock`, the one-shot guard as its
+        fallback) in place of `doberman-guard hook codex`."""
+        hooks = render_template(self.guard, self.pack, self.pubkey)
+        client = os.path.join(os.path.dirname(self.guard), "doberman-hook")
+        prefix = "env DOBERMAN_SOCKET=%s DOBERMAN_PACK=%s DOBERMAN_PUBKEY=%s DOBERMAN_GUARD=%s %s codex" % (
+            shlex.quote(sock), shlex.quote(self.pack), shlex.quote(self.pubkey),
+            shlex.quote(self.guard), shlex.quote(client))
+        one_shot = "%s hook codex --pack %s --pubkey %s" % (
+            shlex.quote(self.guard), shlex.quote(self.pack), shlex.quote(self.pubkey))
+        for groups in hooks["hooks"].values():
+            for group in groups:
+                for handler in group["hooks"]:
+                    assert one_shot in handler["command"], handler["command"]
+                    handler["command"] = handler["command"].replace(one_shot, prefix)
+        return hooks
+
+    def test_j_service_client_passes_and_blocks(self):
+        sock = os.path.join(self._tmp, "svc-%d.sock" % os.getpid())
+        log = open(os.path.join(self._tmp, "serve.log"), "w")
+        proc = subprocess.Popen([self.guard, "serve", "--socket", sock, "--pack", self.pack,
+                                 "--pubkey", self.pubkey], stderr=log)
+        try:
+            deadline = time.time() + 20
+            while not os.path.exists(sock) and time.time() < deadline:
+                time.sleep(0.02)
+            run = self.run_codex(FakeOpenAI.shell("echo benign > j.marker"), hooks=self.service_hooks(sock))
+            self.assertTrue(os.path.exists(os.path.join(run.work, "j.marker")), run.describe())
+            run = self.run_codex(FakeOpenAI.shell("touch j2.marker; echo 'exit 0' >> ~/.bashrc"),
+                                 hooks=self.service_hooks(sock))
+            self.assert_not_ran(run, os.path.join(run.work, "j2.marker"),
+                                os.path.join(run.home, ".bashrc"))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            log.close()
+
+    def test_j2_service_gone_client_falls_back_closed(self):
+        sock = os.path.join(self._tmp, "never-started.sock")
+        run = self.run_codex(FakeOpenAI.shell("touch j3.marker; echo 'exit 0' >> ~/.bashrc"),
+                             hooks=self.service_hooks(sock))
+        self.assert_not_ran(run, os.path.join(run.work, "j3.marker"), os.path.join(run.home, ".bashrc"))
+
     def test_d_missing_guard_fails_closed(self):
         run = self.run_codex(FakeOpenAI.shell("echo x > d.marker"),
                              pre_tool_guard=os.path.join(self._tmp, "no-such-doberman-guard"))
