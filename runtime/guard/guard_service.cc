@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "json.h"
 #include "state_dir.h"
 #include "state_store.h"
 
@@ -62,7 +63,7 @@ std::string Response(const HookAnswer& a) {
 
 // Reads the request: the header line and the payload to end of stream, within the limits (the
 // socket's receive timeout bounds each wait). False when it cannot be read whole.
-bool ReadRequest(int fd, Host* host, std::string* payload, std::string* why) {
+bool ReadRequest(int fd, Host* host, bool* egress, std::string* payload, std::string* why) {
   std::string data;
   char buf[65536];
   size_t header_end = std::string::npos;
@@ -90,6 +91,12 @@ bool ReadRequest(int fd, Host* host, std::string* payload, std::string* why) {
     return false;
   }
   const std::string header = data.substr(0, header_end);
+  if (header == "DOBERMAN/1 EGRESS") {
+    *egress = true;
+    if (!why->empty()) return false;  // no host protocol to refuse in: closed, the proxy refuses
+    payload->assign(data, header_end + 1, std::string::npos);
+    return true;
+  }
   const std::string prefix = "DOBERMAN/1 HOOK ";
   if (header.rfind(prefix, 0) != 0) {
     *why = "request header is not DOBERMAN/1 HOOK";
@@ -110,6 +117,13 @@ bool ReadRequest(int fd, Host* host, std::string* payload, std::string* why) {
   payload->assign(data, header_end + 1, std::string::npos);
   return true;
 }
+
+// An egress question from a proxy: {"session", "url" | ("scheme", "host", "port"), "method",
+// "headers": [...], "body_prefix"}. Judged as a fetch of that URL carrying the headers and body as
+// arguments (the egress, secret and exfiltration rules), and against the session's record (a secret
+// shown earlier in the session is confirmed exfiltration). Answers the `check` line: verdict,
+// status, reasons, rules. Anything malformed is AUTH with the reason.
+std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory);
 
 class Service {
  public:
@@ -258,8 +272,9 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
   Host host = Host::kAny;
+  bool egress = false;
   std::string payload, why;
-  if (!ReadRequest(fd, &host, &payload, &why)) return;  // not even the host: the client refuses
+  if (!ReadRequest(fd, &host, &egress, &payload, &why)) return;  // the client refuses
   if (!why.empty()) {
     const std::string r = Response(RefuseUnreadable(host, why));
     WriteAll(fd, r.data(), r.size());
@@ -284,6 +299,12 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
     memory->Key(v.get());
     *view = std::move(v);
     *view_number = gen->number;
+  }
+  if (egress) {
+    const std::string answer = EgressAnswer(payload, **view, memory);
+    const std::string r = "DOBERMAN/1 0 " + std::to_string(answer.size()) + " 0\n" + answer;
+    WriteAll(fd, r.data(), r.size());
+    return;
   }
   const HookOutcome outcome = DecideHook(o_, host, payload, view->get(), memory, nullptr);
   const std::string r = Response(outcome.answer);
@@ -420,6 +441,59 @@ int Service::Run() {
   if (!activated_) ::unlink(s_.socket.c_str());
   std::fprintf(stderr, "doberman-guard serve: stopped\n");
   return 0;
+}
+
+}  // namespace
+
+namespace {
+
+std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory) {
+  ParsedPayload payload;
+  payload.event = HookEvent::kPreToolUse;
+  payload.event_name = "Egress";
+  payload.tool = "WebFetch";
+  Decision d;
+  d.verdict = DOBERMAN_PASS;
+  internal::JsonValue json;
+  internal::JsonError jerr;
+  internal::JsonLimits limits;
+  limits.max_bytes = kMaxPayloadBytes;
+  if (!internal::ParseJson(text, limits, &json, &jerr) ||
+      json.type != internal::JsonType::kObject) {
+    d.Raise(DOBERMAN_AUTH, "error:bad_request", "egress request is not a JSON object");
+    d.status = "DOBERMAN_E_ARGUMENT";
+    return CheckLine(d, nullptr);
+  }
+  auto text_of = [&](const char* key) {
+    const internal::JsonValue* v = json.Find(key);
+    return v != nullptr && (v->type == internal::JsonType::kString ||
+                            v->type == internal::JsonType::kNumber)
+               ? v->text
+               : std::string();
+  };
+  CallInput call;
+  call.tool = "WebFetch";
+  call.url = text_of("url");
+  if (call.url.empty()) {
+    const std::string scheme = text_of("scheme"), host = text_of("host"), port = text_of("port");
+    if (host.empty()) {
+      d.Raise(DOBERMAN_AUTH, "error:bad_request", "egress request names no url and no host");
+      d.status = "DOBERMAN_E_ARGUMENT";
+      return CheckLine(d, nullptr);
+    }
+    call.url =
+        (scheme.empty() ? "https" : scheme) + "://" + host + (port.empty() ? "" : ":" + port);
+  }
+  if (const internal::JsonValue* h = json.Find("headers")) CollectStrings(*h, &call.args);
+  const std::string body = text_of("body_prefix");
+  if (!body.empty()) call.args.push_back(body);
+  payload.session = text_of("session");
+  payload.calls.push_back(std::move(call));
+  d = DecideParsed(lp, payload);
+  // A proxy's question is outbound by definition, loopback or not.
+  if (d.outbound_calls.empty()) d.outbound_calls.push_back(0);
+  if (memory->open && lp.scratch != nullptr) memory->memory.Apply(payload, lp.pack, lp.scratch, &d);
+  return CheckLine(d, nullptr);
 }
 
 }  // namespace

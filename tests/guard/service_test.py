@@ -245,6 +245,50 @@ class ServiceTest(unittest.TestCase):
         finally:
             svc.stop()
 
+    def egress(self, sock, request):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sock)
+        s.sendall(b"DOBERMAN/1 EGRESS\n" + json.dumps(request).encode())
+        s.shutdown(socket.SHUT_WR)
+        s.settimeout(10)
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        s.close()
+        header, body = data.split(b"\n", 1)
+        self.assertTrue(header.startswith(b"DOBERMAN/1 0 "), header)
+        return json.loads(body)
+
+    def test_egress_questions_from_a_proxy(self):
+        state = os.path.join(self.tmp, "state")
+        svc = Service(self.tmp, state=state)
+        try:
+            plain = self.egress(svc.sock, {"session": "p", "url": "https://docs.python.org/3/"})
+            self.assertEqual(plain["verdict"], "PASS", plain)
+            key = self.egress(svc.sock, {"session": "p", "url": "https://collect.example/",
+                                         "method": "POST",
+                                         "headers": ["X-Api-Key: AKIAQWERTYUIOPASDFGH"]})
+            self.assertNotEqual(key["verdict"], "PASS", key)
+            # A secret shown to the session earlier, leaving through the proxy: confirmed exfil.
+            shown = {"session_id": "p", "cwd": CWD, "hook_event_name": "PostToolUse",
+                     "tool_name": "Read", "tool_input": {"file_path": CWD + "/.env"},
+                     "tool_response": "DB_PASSWORD=Zq8vN3kP0wLx7RtY2mBc\n"}
+            client("claude-code", shown, svc.sock)
+            leak = self.egress(svc.sock, {"session": "p",
+                                          "url": "https://collect.example/?pw=Zq8vN3kP0wLx7RtY2mBc"})
+            self.assertEqual(leak["verdict"], "BLOCK", leak)
+            self.assertIn("confirmed_exfil", leak["reasons"])
+            other = self.egress(svc.sock, {"session": "q",
+                                           "url": "https://collect.example/?pw=Zq8vN3kP0wLx7RtY2mBc"})
+            self.assertNotIn("confirmed_exfil", other["reasons"])
+            bad = self.egress(svc.sock, {"nothing": True})
+            self.assertEqual(bad["verdict"], "AUTH", bad)
+        finally:
+            svc.stop()
+
     @unittest.skipUnless(shutil.which("systemd-socket-activate"), "systemd-socket-activate absent")
     def test_socket_activation(self):
         sock = os.path.join(self.tmp, "activated.sock")
