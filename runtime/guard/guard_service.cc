@@ -153,11 +153,37 @@ class Service {
   // see docs/service.md).
   void Logger();
   bool Enqueue(state::LogRow row);
+  // Reloads run on their own thread: loading a pack takes milliseconds, and the accept loop must
+  // not stop for them.
+  void Reloader();
+  void RequestReload();
+  std::mutex reload_mu_;
+  std::condition_variable reload_cv_;
+  bool reload_wanted_ = false;
+  bool reload_stopping_ = false;
   std::mutex log_mu_;
   std::condition_variable log_cv_;
   std::vector<state::LogRow> log_queue_;
   bool log_stopping_ = false;
 };
+
+void Service::RequestReload() {
+  std::lock_guard<std::mutex> lock(reload_mu_);
+  reload_wanted_ = true;
+  reload_cv_.notify_one();
+}
+
+void Service::Reloader() {
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(reload_mu_);
+      reload_cv_.wait(lock, [&] { return reload_stopping_ || reload_wanted_; });
+      if (reload_stopping_) return;
+      reload_wanted_ = false;  // signals that arrive meanwhile fold into one more reload
+    }
+    Reload();
+  }
+}
 
 bool Service::Enqueue(state::LogRow row) {
   std::lock_guard<std::mutex> lock(log_mu_);
@@ -382,6 +408,7 @@ int Service::Run() {
   for (int i = 0; i < s_.workers; ++i) workers.emplace_back([this] { Worker(); });
   std::thread logger;
   if (!o_.state_dir.empty()) logger = std::thread([this] { Logger(); });
+  std::thread reloader([this] { Reloader(); });
   bool running = true;
   while (running) {
     pollfd fds[3] = {{listen_fd_, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
@@ -397,13 +424,13 @@ int Service::Run() {
           off += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
         }
       }
-      if (ours) Reload();
+      if (ours) RequestReload();
     }
     if (fds[1].revents & POLLIN) {
       char c = 0;
       while (::read(g_signal_pipe[0], &c, 1) == 1) {
         if (c == 'q') running = false;
-        if (c == 'h') Reload();
+        if (c == 'h') RequestReload();
       }
     }
     if (running && (fds[0].revents & POLLIN)) {
@@ -430,6 +457,12 @@ int Service::Run() {
   }
   cv_.notify_all();
   for (std::thread& t : workers) t.join();
+  {
+    std::lock_guard<std::mutex> lock(reload_mu_);
+    reload_stopping_ = true;
+  }
+  reload_cv_.notify_all();
+  reloader.join();
   {
     std::lock_guard<std::mutex> lock(log_mu_);
     log_stopping_ = true;
