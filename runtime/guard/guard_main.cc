@@ -69,7 +69,8 @@ const char kUsage[] =
     "log     prints the decision log of a state directory (a table; JSON lines with --json);\n"
     "        --verify checks its hash chain and exits 1 when a row was edited or removed.\n"
     "\n"
-    "--pack    signed pack (default $DOBERMAN_PACK)\n"
+    "--pack    signed pack (default $DOBERMAN_PACK); repeat it for further packs, which\n"
+    "          combine raise-only (an organisation pack and a team pack, say)\n"
     "--pubkey  trusted public key file, repeatable (default $DOBERMAN_PUBKEY, ':'-separated)\n"
     "--state   rollback state file (default $DOBERMAN_STATE, else STATE_DIR/rollback.state when\n"
     "          a state directory is set; neither: no rollback check)\n"
@@ -125,7 +126,9 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     };
     std::string v;
     if (a == "--pack") {
-      if (!value(&o->pack)) return false;
+      if (!value(&v) || v.empty()) return false;
+      // Repeated: further packs, combined raise-only with the first.
+      (o->pack.empty() ? o->pack : o->more_packs.emplace_back()) = v;
     } else if (a == "--pubkey") {
       if (!value(&v)) return false;
       o->pubkeys.push_back(v);

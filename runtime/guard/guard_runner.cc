@@ -1,16 +1,17 @@
 // Loading, parsing and deciding one payload (API in guard_runner.h).
 #include "guard_runner.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "json.h"
 
 namespace doberman::guard {
 
-// `fields`: bit per doberman_field the process will decide on (0: all). A hook knows its one
-// payload before loading, so it hashes and deserializes only the databases that payload needs.
-void Load(const Options& o, LoadedPack* lp, uint32_t fields) {
-  if (o.pack.empty()) {
+namespace {
+
+void LoadOne(const Options& o, const std::string& path, LoadedPack* lp, uint32_t fields) {
+  if (path.empty()) {
     lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
     lp->status = "DOBERMAN_E_NO_PACK";
     return;
@@ -37,15 +38,60 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields) {
   options.state_path = o.state.empty() ? nullptr : o.state.c_str();
   options.fields = fields;
   char buf[512] = {0};
-  doberman_status s = doberman_pack_load_file(o.pack.c_str(), &options, &lp->pack, buf, sizeof buf);
+  doberman_status s = doberman_pack_load_file(path.c_str(), &options, &lp->pack, buf, sizeof buf);
   if (s != DOBERMAN_OK) {
-    lp->error = "pack " + o.pack + " refused: " + buf;
+    lp->error = "pack " + path + " refused: " + buf;
     lp->status = doberman_status_name(s);
     return;
   }
   if (doberman_scratch_create(lp->pack, &lp->scratch) != DOBERMAN_OK) {
     lp->error = "cannot allocate scratch";
     lp->status = "DOBERMAN_E_NO_MEMORY";
+  }
+}
+
+// Folds another pack's decision into `d`: the maximum verdict, every reason, rule and hit, and
+// what session memory needs.
+void Merge(const Decision& more, Decision* d) {
+  d->verdict = std::max(d->verdict, more.verdict);
+  if (d->status == "DOBERMAN_OK") d->status = more.status;
+  for (const std::string& r : more.reasons) {
+    if (std::find(d->reasons.begin(), d->reasons.end(), r) == d->reasons.end())
+      d->reasons.push_back(r);
+  }
+  for (const std::string& m : more.messages) {
+    if (std::find(d->messages.begin(), d->messages.end(), m) == d->messages.end())
+      d->messages.push_back(m);
+  }
+  for (const std::string& r : more.rules) {
+    if (std::find(d->rules.begin(), d->rules.end(), r) == d->rules.end()) d->rules.push_back(r);
+  }
+  d->hits.insert(d->hits.end(), more.hits.begin(), more.hits.end());
+  for (size_t c : more.outbound_calls) {
+    if (std::find(d->outbound_calls.begin(), d->outbound_calls.end(), c) == d->outbound_calls.end())
+      d->outbound_calls.push_back(c);
+  }
+  for (const auto& v : more.secret_values) {
+    if (std::find(d->secret_values.begin(), d->secret_values.end(), v) == d->secret_values.end())
+      d->secret_values.push_back(v);
+  }
+  d->flagged = d->flagged || more.flagged;
+  d->raised_tags |= more.raised_tags;
+  d->seen_tags |= more.seen_tags;
+}
+
+}  // namespace
+
+void Load(const Options& o, LoadedPack* lp, uint32_t fields) {
+  LoadOne(o, o.pack, lp, fields);
+  for (const std::string& path : o.more_packs) {
+    lp->more.push_back(std::make_unique<LoadedPack>());
+    LoadOne(o, path, lp->more.back().get(), fields);
+    // Fail closed as a whole: a pack that cannot be trusted makes every decision refuse.
+    if (lp->more.back()->scratch == nullptr && lp->error.empty()) {
+      lp->error = lp->more.back()->error;
+      lp->status = lp->more.back()->status;
+    }
   }
 }
 
@@ -82,14 +128,16 @@ bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* f
 }
 
 Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
-  if (lp.scratch == nullptr) {
+  if (lp.scratch == nullptr || !lp.error.empty()) {
     Decision d;
     d.verdict = DOBERMAN_PASS;
     d.Raise(DOBERMAN_AUTH, "error:pack_unavailable", lp.error);
     d.status = lp.status;
     return d;
   }
-  return doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
+  Decision d = doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
+  for (const auto& more : lp.more) Merge(DecidePayload(more->pack, more->scratch, payload), &d);
+  return d;
 }
 
 Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,9 @@ inline constexpr size_t kMaxPayloadBytes = 64u << 20;
 
 struct Options {
   std::string mode, host_name, pack, state, state_dir;
+  // Further packs (--pack repeated): an organisation pack and a team pack, say, each verified with
+  // the trusted keys and combined raise-only (the verdict is the maximum over every pack).
+  std::vector<std::string> more_packs;
   LogOptions log;
   Host host = Host::kAny;
   std::vector<std::string> pubkeys;
@@ -42,6 +46,7 @@ struct LoadedPack {
   std::string error;  // why it is not loaded
   std::string status = "DOBERMAN_OK";
   bool owns_pack = true;  // false for a service worker's view of the shared pack
+  std::vector<std::unique_ptr<LoadedPack>> more;  // Options::more_packs, in order
   LoadedPack() = default;
   LoadedPack(const LoadedPack&) = delete;
   LoadedPack& operator=(const LoadedPack&) = delete;
@@ -73,6 +78,7 @@ struct Memory {
   void Key(LoadedPack* lp) {
     if (open && lp->scratch != nullptr)
       doberman_scratch_set_fingerprint_key(lp->scratch, memory.key());
+    for (auto& more : lp->more) Key(more.get());
   }
   // Raise-only: judges the decided payload against the session's record and records what it shows.
   void Apply(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, Decision* d) {
@@ -86,8 +92,13 @@ struct Memory {
       d->Raise(DOBERMAN_AUTH, "state_rebuilt",
                "the session store was corrupt and has been rebuilt; what it recorded is lost");
     }
+    // The secrets every further pack finds in shown text are recorded with the first pack's.
+    for (const auto& more : lp.more) {
+      if (more->scratch != nullptr) memory.AddShownSecrets(payload, more->pack, more->scratch, d);
+    }
     if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
   }
+  // "name version rREVISION" of each pack, joined with " + ".
   static std::string PackLabel(const LoadedPack& lp) {
     std::string label = "none";
     doberman_pack_info info{};
@@ -95,6 +106,7 @@ struct Memory {
     if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
       label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
     }
+    for (const auto& more : lp.more) label += " + " + PackLabel(*more);
     return label;
   }
   // `host_name`: the host the payload came from (empty: the one-shot mode's own).

@@ -227,7 +227,7 @@ std::shared_ptr<PackGeneration> Service::LoadGeneration() {
 
 void Service::Reload() {
   std::shared_ptr<PackGeneration> fresh = LoadGeneration();
-  if (fresh->loaded.scratch == nullptr) {
+  if (fresh->loaded.scratch == nullptr || !fresh->loaded.error.empty()) {
     std::fprintf(stderr, "doberman-guard serve: reload refused, the current pack stays: %s\n",
                  fresh->loaded.error.c_str());
     return;
@@ -313,14 +313,25 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
   }
   // This worker's scratch for the pack in force (a reload gives the next request a new one).
   if (*view == nullptr || *view_number != gen->number) {
-    auto v = std::make_unique<LoadedPack>();
-    v->owns_pack = false;
-    v->pack = gen->loaded.pack;
-    v->error = gen->loaded.error;
-    v->status = gen->loaded.status;
-    if (v->pack != nullptr && doberman_scratch_create(v->pack, &v->scratch) != DOBERMAN_OK) {
-      v->error = "cannot allocate scratch";
-      v->status = "DOBERMAN_E_NO_MEMORY";
+    auto view_of = [](const LoadedPack& shared) {
+      auto v = std::make_unique<LoadedPack>();
+      v->owns_pack = false;
+      v->pack = shared.pack;
+      v->error = shared.error;
+      v->status = shared.status;
+      if (v->pack != nullptr && doberman_scratch_create(v->pack, &v->scratch) != DOBERMAN_OK) {
+        v->error = "cannot allocate scratch";
+        v->status = "DOBERMAN_E_NO_MEMORY";
+      }
+      return v;
+    };
+    auto v = view_of(gen->loaded);
+    for (const auto& more : gen->loaded.more) {
+      v->more.push_back(view_of(*more));
+      if (v->more.back()->scratch == nullptr && v->error.empty()) {
+        v->error = v->more.back()->error;
+        v->status = v->more.back()->status;
+      }
     }
     memory->Key(v.get());
     *view = std::move(v);
@@ -384,7 +395,7 @@ int Service::Run() {
       std::fprintf(stderr, "doberman-guard serve: %s\n", error.c_str());
   }
   current_ = LoadGeneration();
-  if (current_->loaded.scratch == nullptr) {
+  if (current_->loaded.scratch == nullptr || !current_->loaded.error.empty()) {
     // Still serve: every answer then refuses with the reason (the client never falls back to a
     // one-shot hook that would fail the same way, and the operator sees why in the log).
     std::fprintf(stderr, "doberman-guard serve: %s; every request will be refused\n",

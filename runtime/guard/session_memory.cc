@@ -64,6 +64,20 @@ bool Acts(HookEvent e) { return e == HookEvent::kPreToolUse || e == HookEvent::k
 
 }  // namespace
 
+void SessionMemory::AddShownSecrets(const ParsedPayload& payload, const doberman_pack* pack,
+                                    doberman_scratch* scratch, Decision* d) const {
+  if (store_ == nullptr || !ShowsText(payload.event)) return;
+  std::vector<Fingerprint> found;
+  if (!ShownSecrets(payload.calls, pack, scratch, &found)) {
+    d->Raise(DOBERMAN_AUTH, "values_unrecorded",
+             "the shown text could not be searched for secrets completely");
+  }
+  for (const Fingerprint& f : found) {
+    if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
+      d->secret_values.push_back(f);
+  }
+}
+
 bool ShowsText(HookEvent e) {
   return e == HookEvent::kPostToolUse || e == HookEvent::kPostToolUseFailure ||
          e == HookEvent::kReadFile || e == HookEvent::kUserPromptSubmit;

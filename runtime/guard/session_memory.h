@@ -59,6 +59,11 @@ class SessionMemory {
   void Apply(const ParsedPayload& payload, const doberman_pack* pack, doberman_scratch* scratch,
              Decision* d, bool judge_turns = true);
 
+  // Adds to `d->secret_values` the secrets `pack` finds in the payload's shown text (a further pack
+  // of several; Apply then records them with the first pack's).
+  void AddShownSecrets(const ParsedPayload& payload, const doberman_pack* pack,
+                       doberman_scratch* scratch, Decision* d) const;
+
   // Drops the store's connection (before fork: a SQLite connection must not cross it).
   void Close() { store_.reset(); }
 

@@ -289,6 +289,79 @@ class ServiceTest(unittest.TestCase):
         finally:
             svc.stop()
 
+    def build_team_pack(self):
+        """A second pack, signed with the test key: `make deploy` is BLOCK there."""
+        src = os.path.join(self.tmp, "team")
+        os.makedirs(os.path.join(src, "rules"))
+        with open(os.path.join(src, "team.yaml"), "w") as f:
+            f.write("pack:\n  name: team\n  version: 2.0.0\n  revision: 7\n"
+                    "  description: a team's own rules\ninclude: [rules/]\n")
+        with open(os.path.join(src, "rules", "deploy.yaml"), "w") as f:
+            f.write("rules:\n  - id: team.deploy.manual\n    family: destructive\n"
+                    "    description: Deploys go through CI.\n    scopes: [command]\n"
+                    "    patterns: ['^make deploy( |\\z)']\n    verdict: BLOCK\n    tier: 0\n"
+                    "    reason: team_manual_deploy\n    message: deploys go through CI\n"
+                    "    examples:\n      match: ['make deploy']\n      pass: ['make test']\n")
+        out = os.path.join(self.tmp, "team-out")
+        dobermanc = os.path.join(os.path.dirname(GUARD), "dobermanc")
+        r = subprocess.run([dobermanc, "build", os.path.join(src, "team.yaml"), "--key",
+                            os.path.join(PACKS, "test.key"), "--out", out], capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return os.path.join(out, "team.dpack")
+
+    def test_several_packs_combine_raise_only(self):
+        team = self.build_team_pack()
+        deploy = {"session_id": "s", "cwd": CWD, "hook_event_name": "PreToolUse",
+                  "tool_name": "Bash", "tool_input": {"command": "make deploy"}}
+        rm = dict(deploy, tool_input={"command": "rm -rf /"})
+        ls = dict(deploy, tool_input={"command": "ls"})
+
+        def decide(packs, payload):
+            args = [GUARD, "check", "--pubkey", PUB]
+            for p in packs:
+                args += ["--pack", p]
+            r = subprocess.run(args, input=json.dumps(payload).encode(), capture_output=True,
+                               env=clean_env(), timeout=30)
+            return json.loads(r.stdout)
+
+        self.assertEqual(decide([PACK], deploy)["verdict"], "PASS")
+        both = decide([PACK, team], deploy)
+        self.assertEqual(both["verdict"], "BLOCK")
+        self.assertIn("team.deploy.manual", both["rules"])
+        self.assertEqual(decide([PACK, team], rm)["verdict"], "BLOCK")  # the first pack still counts
+        self.assertEqual(decide([PACK, team], ls)["verdict"], "PASS")
+        self.assertEqual(decide([team, PACK], rm)["verdict"], "BLOCK")  # order does not lower
+        # A second pack that does not verify makes every decision refuse, never PASS.
+        bad = os.path.join(self.tmp, "bad.dpack")
+        with open(team, "rb") as f:
+            data = bytearray(f.read())
+        data[300] ^= 1
+        with open(bad, "wb") as f:
+            f.write(data)
+        refused = decide([PACK, bad], ls)
+        self.assertNotEqual(refused["verdict"], "PASS", refused)
+        # The service combines them too, and its log names every pack.
+        state = os.path.join(self.tmp, "state")
+        sock = os.path.join(self.tmp, "multi.sock")
+        log = open(os.path.join(self.tmp, "multi.log"), "w")
+        proc = subprocess.Popen([GUARD, "serve", "--socket", sock, "--pack", PACK, "--pack", team,
+                                 "--pubkey", PUB, "--state-dir", state], stderr=log, env=clean_env())
+        try:
+            deadline = time.time() + 20
+            while not os.path.exists(sock) and time.time() < deadline:
+                time.sleep(0.02)
+            r = client("claude-code", deploy, sock)
+            self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
+            time.sleep(0.3)
+            rows = subprocess.run([GUARD, "log", "--state-dir", state, "--json"], capture_output=True,
+                                  text=True, env=clean_env(), timeout=30).stdout.splitlines()
+            self.assertIn("default 1.0.0 r1 + team 2.0.0 r7", json.loads(rows[-1])["pack"])
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+            log.close()
+
     @unittest.skipUnless(shutil.which("systemd-socket-activate"), "systemd-socket-activate absent")
     def test_socket_activation(self):
         sock = os.path.join(self.tmp, "activated.sock")
