@@ -232,11 +232,11 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   for (const fb::Database* d : *fp.databases()) {
     auto scope = static_cast<uint8_t>(d->scope());
     // The scope is checked before it is used as a shift (a value past 31 would be undefined).
-    if (scope >= kScopeCount) return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
+    if (scope >= kScopeCount)
+      return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     const uint32_t mask = d->scopes() != 0 ? d->scopes() : (1u << scope);
-    if ((mask >> kScopeCount) != 0 || !d->pattern_ids() ||
-        !d->blob_digest() || d->blob_offset() > blobs.size() ||
-        d->blob_size() > blobs.size() - d->blob_offset()) {
+    if ((mask >> kScopeCount) != 0 || !d->pattern_ids() || !d->blob_digest() ||
+        d->blob_offset() > blobs.size() || d->blob_size() > blobs.size() - d->blob_offset()) {
       return Fail(DOBERMAN_E_STRUCTURE, "database entry is malformed", error);
     }
     // A decoded size is bounded by what the stored bytes can expand to and by the envelope's own
