@@ -345,7 +345,24 @@ class YamlReader {
                   }
                   for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
                 }},
-               {"shell", [&](const YAML::Node& v) { f.shell.push_back(Shell(v)); }},
+               {"shell",
+                [&](const YAML::Node& v) {
+                  // At most one shell block per file (the AST's invariant, and the DSL's): a
+                  // repeated `shell:` key (W2105) joins its lists into the first.
+                  ShellAst more = Shell(v);
+                  if (f.shell.empty()) {
+                    f.shell.push_back(std::move(more));
+                    return;
+                  }
+                  ShellAst& first = f.shell.front();
+                  first.wrappers.insert(first.wrappers.end(), more.wrappers.begin(),
+                                        more.wrappers.end());
+                  first.shells.insert(first.shells.end(), more.shells.begin(), more.shells.end());
+                  first.split_flags.insert(first.split_flags.end(), more.split_flags.begin(),
+                                           more.split_flags.end());
+                  first.aliases.insert(first.aliases.end(), more.aliases.begin(),
+                                       more.aliases.end());
+                }},
            });
     return f;
   }
