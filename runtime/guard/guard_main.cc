@@ -81,18 +81,6 @@ const char kUsage[] =
     "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
     "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
 
-bool ParseHost(const std::string& name, Host* host) {
-  if (name == "claude-code")
-    *host = Host::kClaudeCode;
-  else if (name == "codex")
-    *host = Host::kCodex;
-  else if (name == "cursor")
-    *host = Host::kCursor;
-  else
-    return false;
-  return true;
-}
-
 // A positive number of milliseconds, at most an hour.
 bool ParseDeadline(const std::string& v, long* out) {
   char* end = nullptr;
@@ -109,7 +97,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   if (o->mode == "hook") {
     if (i >= argc) return false;
     o->host_name = argv[i++];
-    if (!ParseHost(o->host_name, &o->host)) return false;
+    if (!doberman::guard::HostFromName(o->host_name, &o->host)) return false;
   } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
              o->mode != "log" && o->mode != "serve") {
     return false;
@@ -384,7 +372,7 @@ int main(int argc, char** argv) {
       // A misconfigured hook must still not allow: exit 2 blocks in every host we support, and
       // Cursor also reads the deny on stdout.
       Host host = Host::kClaudeCode;
-      if (argc >= 3 && ParseHost(argv[2], &host) && host == Host::kCursor) {
+      if (argc >= 3 && doberman::guard::HostFromName(argv[2], &host) && host == Host::kCursor) {
         std::fputs(doberman::guard::RefuseUnreadable(
                        host, "doberman-guard is misconfigured (bad arguments)")
                        .out.c_str(),

@@ -128,11 +128,12 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       const doberman_hit& h = result.hits[i];
       outbound = outbound || doberman_rule_has_tag(pack, h.rule, "egress") != 0;
       const bool secret = doberman_rule_has_tag(pack, h.rule, "secret") != 0;
-      if (secret && Hex(h.fingerprint, sizeof h.fingerprint).size() > 0) {
-        std::array<uint8_t, 16> fp{};
-        std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), fp.begin());
-        if (std::find(d.secret_values.begin(), d.secret_values.end(), fp) == d.secret_values.end())
-          d.secret_values.push_back(fp);
+      std::array<uint8_t, 16> fp{};
+      std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), fp.begin());
+      // (An all-zero fingerprint means the hit had no value span.)
+      if (secret && fp != decltype(fp){} &&
+          std::find(d.secret_values.begin(), d.secret_values.end(), fp) == d.secret_values.end()) {
+        d.secret_values.push_back(fp);
       }
       uint32_t tags = 0;
       if (doberman_rule_has_tag(pack, h.rule, "injection") != 0) tags |= kTagInjection;

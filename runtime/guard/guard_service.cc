@@ -102,14 +102,7 @@ bool ReadRequest(int fd, Host* host, bool* egress, std::string* payload, std::st
     *why = "request header is not DOBERMAN/1 HOOK";
     return false;
   }
-  const std::string name = header.substr(prefix.size());
-  if (name == "claude-code") {
-    *host = Host::kClaudeCode;
-  } else if (name == "codex") {
-    *host = Host::kCodex;
-  } else if (name == "cursor") {
-    *host = Host::kCursor;
-  } else {
+  if (!HostFromName(std::string_view(header).substr(prefix.size()), host)) {
     *why = "unknown host";
     return false;
   }
@@ -348,9 +341,7 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
   WriteAll(fd, r.data(), r.size());
   ::shutdown(fd, SHUT_WR);
   if (outcome.judged && memory->open) {
-    const char* name = host == Host::kClaudeCode ? "claude-code"
-                       : host == Host::kCodex    ? "codex"
-                                                 : "cursor";
+    const char* name = HostName(host);
     const int64_t latency = MicrosSince(start);
     if (!Enqueue(memory->memory.MakeLogRow(name, outcome.payload, outcome.decision,
                                            Memory::PackLabel(**view), latency))) {

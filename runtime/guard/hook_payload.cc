@@ -271,6 +271,30 @@ bool ConvertCursorEvent(std::string_view event, const JsonValue& payload, Parsed
 
 }  // namespace
 
+bool HostFromName(std::string_view name, Host* host) {
+  for (Host h : {Host::kClaudeCode, Host::kCodex, Host::kCursor}) {
+    if (name == HostName(h)) {
+      *host = h;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* HostName(Host host) {
+  switch (host) {
+    case Host::kClaudeCode:
+      return "claude-code";
+    case Host::kCodex:
+      return "codex";
+    case Host::kCursor:
+      return "cursor";
+    case Host::kAny:
+      break;
+  }
+  return "any";
+}
+
 bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std::string* error) {
   if (payload.type != JsonType::kObject) {
     *error = "payload is not a JSON object";

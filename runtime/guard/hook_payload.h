@@ -6,6 +6,7 @@
 #define DOBERMAN_GUARD_HOOK_PAYLOAD_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "json.h"
@@ -14,6 +15,11 @@
 namespace doberman::guard {
 
 enum class Host { kAny, kClaudeCode, kCodex, kCursor };
+
+// The host's name on the command line, in service requests and in the log ("claude-code", "codex",
+// "cursor"). HostFromName is false for any other name; HostName(kAny) is "any".
+bool HostFromName(std::string_view name, Host* host);
+const char* HostName(Host host);
 
 enum class HookEvent {
   kPreToolUse,          // an action about to run (Cursor: beforeShellExecution, beforeMCPExecution,

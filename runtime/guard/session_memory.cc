@@ -31,13 +31,13 @@ std::vector<const std::string*> TextsOf(const CallInput& c) {
 }
 
 // Fingerprints of the values carried by `calls` (all of them when `only` is null), at most
-// kMaxValuesPerPayload. False when there were more: the caller raises.
+// state::kMaxCarriedValues. False when there were more: the caller raises.
 bool CarriedValues(const std::vector<CallInput>& calls, const std::vector<size_t>* only,
                    doberman_scratch* scratch, std::vector<Fingerprint>* out) {
   bool complete = true;
   auto take = [&](const CallInput& c) {
     for (const std::string* text : TextsOf(c))
-      complete = state::CarriedValues(scratch, *text, kMaxValuesPerPayload, out) && complete;
+      complete = state::CarriedValues(scratch, *text, state::kMaxCarriedValues, out) && complete;
   };
   if (only != nullptr) {
     for (size_t i : *only) take(calls[i]);
@@ -113,13 +113,14 @@ std::string FoldedPrompt(const doberman_pack* pack, const std::string& text) {
 
 }  // namespace
 
+void SessionMemory::Unavailable(const std::string& error, Decision* d) {
+  d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+           "the session store failed (" + error + "); a person must look at this call");
+}
+
 void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
                               const Fingerprint& session, int64_t now, Decision* d) {
   std::string error;
-  auto unavailable = [&]() {
-    d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
-             "the session store failed (" + error + "); a person must look at this call");
-  };
   std::string all, typed;
   for (const CallInput& c : payload.calls) {
     for (const CallInput::Segment& seg : c.prompt) {
@@ -134,7 +135,7 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
     int challenges = 0, original = 0;
     if (!store_->MatchBlockedTurn(session, sketch, now, kRepeatWindowSeconds, kRepeatSimilarity,
                                   &found, &challenges, &original, &error)) {
-      return unavailable();
+      return Unavailable(error, d);
     }
     if (found && challenges == 0) {
       d->Raise(DOBERMAN_AUTH, "repeat_challenge",
@@ -148,14 +149,14 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
   if (d->verdict == DOBERMAN_BLOCK &&
       !store_->RecordBlockedTurn(session, sketch, DOBERMAN_BLOCK, now, kRepeatWindowSeconds,
                                  &error)) {
-    return unavailable();
+    return Unavailable(error, d);
   }
   // Stylometry: the person's own typing, against their baseline once it has enough turns.
   if (typed.empty()) return;
   const Fingerprint entity =
       state::KeyedFingerprint(dir_.key, "entity", "uid:" + std::to_string(::geteuid()));
   state::StyleBaseline baseline;
-  if (!store_->LoadStyle(entity, &baseline, &error)) return unavailable();
+  if (!store_->LoadStyle(entity, &baseline, &error)) return Unavailable(error, d);
   const state::StyleFeatures features = state::StyleOf(typed);
   const bool sensitive = (d->seen_tags & (kTagSensitiveIntent | kTagSecretExport | kTagInjection |
                                           kTagInjectionHeuristic)) != 0;
@@ -165,7 +166,7 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
   }
   if (d->verdict != DOBERMAN_BLOCK) {
     baseline.Add(features);
-    if (!store_->SaveStyle(entity, baseline, &error)) return unavailable();
+    if (!store_->SaveStyle(entity, baseline, &error)) return Unavailable(error, d);
   }
 }
 
@@ -175,10 +176,6 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
   const int64_t now = std::time(nullptr);
   const Fingerprint session = SessionOf(payload);
   std::string error;
-  auto unavailable = [&]() {
-    d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
-             "the session store failed (" + error + "); a person must look at this call");
-  };
   if (ShowsText(payload.event)) {
     // What the model is shown: its secrets are remembered as secrets; when a rule flagged the
     // content (an injection, say), every value it carries is remembered as untrusted.
@@ -190,7 +187,7 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
         d->secret_values.push_back(f);
     }
     if (!store_->RecordValues(session, secrets, ValueKind::kSecret, now, &error))
-      return unavailable();
+      return Unavailable(error, d);
     if (!scanned) {
       d->Raise(DOBERMAN_AUTH, "values_unrecorded",
                "the shown text could not be searched for secrets completely");
@@ -199,7 +196,7 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
       std::vector<Fingerprint> carried;
       const bool complete = CarriedValues(payload.calls, nullptr, scratch, &carried);
       if (!store_->RecordValues(session, carried, ValueKind::kUntrusted, now, &error))
-        return unavailable();
+        return Unavailable(error, d);
       if (!complete) {
         d->Raise(DOBERMAN_AUTH, "values_unrecorded",
                  "flagged content carries more values than the session record takes");
@@ -209,14 +206,14 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
     // Handoff: a turn or tool output flagged as a possible injection raises the next actions.
     if ((d->raised_tags & (kTagInjection | kTagInjectionHeuristic)) != 0 &&
         !store_->StartHandoff(session, now + kHandoffSeconds, kHandoffActions, &error)) {
-      return unavailable();
+      return Unavailable(error, d);
     }
     if (payload.event == HookEvent::kUserPromptSubmit) JudgeTurn(payload, pack, session, now, d);
     return;
   }
   if (!Acts(payload.event)) return;
   bool handoff = false;
-  if (!store_->TakeHandoff(session, now, &handoff, &error)) return unavailable();
+  if (!store_->TakeHandoff(session, now, &handoff, &error)) return Unavailable(error, d);
   if (handoff && !d->outbound_calls.empty()) {
     d->Raise(DOBERMAN_AUTH, "handoff_flagged_turn",
              "sends data off the machine right after a turn flagged as a possible injection");
@@ -225,7 +222,7 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
   std::vector<Fingerprint> carried;
   const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
   ValueKind worst = ValueKind::kNone;
-  if (!store_->LookupValues(session, carried, now, &worst, &error)) return unavailable();
+  if (!store_->LookupValues(session, carried, now, &worst, &error)) return Unavailable(error, d);
   if (worst == ValueKind::kSecret) {
     d->Raise(DOBERMAN_BLOCK, "confirmed_exfil",
              "sends off the machine a secret value this session was shown earlier");

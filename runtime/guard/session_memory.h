@@ -31,10 +31,6 @@ inline constexpr int kHandoffActions = 5;
 inline constexpr int64_t kStyleMinTurns = 100;
 inline constexpr double kStyleOutlierZ = 4.0;
 
-// Bound on the values one payload is judged or recorded by (a payload with more is judged on the
-// first ones and raised to AUTH: the rest went unchecked).
-inline constexpr size_t kMaxValuesPerPayload = 512;
-
 // Events whose text is shown to the model (tool output, files about to be read, prompts): their
 // secrets are recorded. A one-shot process must load the content databases for them.
 bool ShowsText(HookEvent event);
@@ -82,6 +78,8 @@ class SessionMemory {
   state::Fingerprint SessionOf(const ParsedPayload& payload) const;
 
  private:
+  // A store failure: the call is raised to AUTH with the reason.
+  static void Unavailable(const std::string& error, Decision* d);
   void JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
                  const state::Fingerprint& session, int64_t now, Decision* d);
 

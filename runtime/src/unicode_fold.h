@@ -10,15 +10,15 @@
 
 namespace doberman::internal {
 
-// Folds `in` into `out` (cleared first) for matching turn signatures:
-//  - NFKC-style compatibility folding of the forms attackers use: full-width ASCII (U+FF01-FF5E),
-//    ideographic space, mathematical alphanumerics (U+1D400-1D7FF), enclosed/circled letters, small
-//    capitals and the like map to plain ASCII;
-//  - zero-width characters (U+200B-200D, U+2060, U+FEFF, U+180E), bidi controls (U+200E/F,
-//    U+202A-202E, U+2066-2069), Unicode tag characters (U+E0000-E007F) and variation selectors
-//    are removed;
+// Folds `in` into `out` (cleared first) for matching turn signatures, by the table that
+// scripts/generate-unicode-fold derives from the Unicode data (its rules are spelled out there):
+//  - compatibility forms that spell Latin, Greek or Cyrillic letters, digits or ASCII punctuation
+//    (full-width ASCII, mathematical alphanumerics, enclosed and parenthesized letters, ligatures,
+//    superscripts) and named look-alikes (small capitals, negative circled letters) map to them;
+//  - format controls and other default-ignorable characters (zero-width, bidi controls, fillers,
+//    variation selectors, Unicode tag characters) are removed;
 //  - runs of white space (ASCII and Unicode spaces, newlines) collapse to one ASCII space;
-//  - letters are lower-cased (ASCII, Latin-1, Greek and Cyrillic basic ranges);
+//  - letters are lower-cased (ASCII, and all of Latin, Greek and Cyrillic);
 //  - invalid UTF-8 bytes are kept as they are (never dropped, so they cannot hide a keyword by
 //    splitting it).
 // Returns the number of input characters removed or mapped; 0 means `out` equals `in` (plain lower

@@ -15,6 +15,12 @@ bool IsTokenChar(unsigned char c) {
          c == '/' || c == '=' || c == '_' || c == '-';
 }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+// The characters that end a value going backwards (ExtractValue, ForEachCarriedValue: both must
+// bound a value alike, or a recorded secret and the same secret seen later would differ).
+bool EndsValueBackwards(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
+         c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 char Lower(char c) { return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -160,14 +166,7 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     size_t b = e;
     while (b > 0 && text[b - 1] == '=')
       --b;  // base64 padding is part of the value, not an assignment
-    while (b > 0 && e - b < kMaxValue) {
-      const char c = text[b - 1];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
-          c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#') {
-        break;
-      }
-      --b;
-    }
+    while (b > 0 && e - b < kMaxValue && !EndsValueBackwards(text[b - 1])) --b;
     // A host and path (`example.com/AKIA...`) is not one value: '.' never occurs in base64, so a
     // run with both '.' and '/' is a URL path, and the value is its last segment.
     std::string_view wide = text.substr(b, e - b);
@@ -287,14 +286,6 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   if (spec.placeholder && LooksLikePlaceholder(value)) return false;
   return true;
 }
-
-namespace {
-// The characters that end a value going backwards in ExtractValue.
-bool EndsValueBackwards(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
-         c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
-}
-}  // namespace
 
 bool ForEachCarriedValue(std::string_view text, size_t min_length,
                          bool (*fn)(void* context, std::string_view value), void* context) {

@@ -26,9 +26,6 @@ struct doberman_memory {
 
 namespace {
 
-// Bound on the values one call or one untrusted text is judged or recorded by.
-constexpr size_t kMaxValues = 512;
-
 void WriteError(char* buf, size_t size, const std::string& message) {
   if (buf == nullptr || size == 0) return;
   const size_t n = std::min(size - 1, message.size());
@@ -121,7 +118,8 @@ doberman_status doberman_memory_record_untrusted(doberman_memory* memory, doberm
     return DOBERMAN_E_ARGUMENT;
   return Guarded([&]() {
     std::vector<Fingerprint> values;
-    const bool complete = doberman::state::CarriedValues(scratch, View(text), kMaxValues, &values);
+    const bool complete = doberman::state::CarriedValues(
+        scratch, View(text), doberman::state::kMaxCarriedValues, &values);
     std::string error;
     if (!memory->store->RecordValues(Session(memory, session), values,
                                      doberman::state::ValueKind::kUntrusted, Now(), &error)) {
@@ -145,13 +143,15 @@ doberman_status doberman_memory_check_outbound(doberman_memory* memory, doberman
     bool complete = true;
     for (doberman_string s : {call->command, call->url, call->content, call->path}) {
       if (!Valid(s)) return DOBERMAN_E_ARGUMENT;
-      complete = doberman::state::CarriedValues(scratch, View(s), kMaxValues, &values) && complete;
+      complete = doberman::state::CarriedValues(scratch, View(s),
+                                                doberman::state::kMaxCarriedValues, &values) &&
+                 complete;
     }
     for (size_t i = 0; i < call->arg_count; ++i) {
       if (call->args == nullptr || !Valid(call->args[i])) return DOBERMAN_E_ARGUMENT;
-      complete =
-          doberman::state::CarriedValues(scratch, View(call->args[i]), kMaxValues, &values) &&
-          complete;
+      complete = doberman::state::CarriedValues(scratch, View(call->args[i]),
+                                                doberman::state::kMaxCarriedValues, &values) &&
+                 complete;
     }
     doberman::state::ValueKind worst = doberman::state::ValueKind::kNone;
     std::string error;

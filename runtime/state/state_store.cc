@@ -156,7 +156,7 @@ int CheckpointWhenLong(void* busy_timeout_ms, sqlite3* db, const char* name, int
 
 StateStore::~StateStore() {
   sqlite3_finalize(lookup_);
-  sqlite3_finalize(data_version_);
+  sqlite3_finalize(ledger_generation_);
   sqlite3_close_v2(db_);
   sodium_memzero(key_.data(), key_.size());
 }
@@ -289,7 +289,7 @@ bool StateStore::Expire(int64_t now, std::string* error) {
 bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                               ValueKind kind, int64_t now, std::string* error) {
   if (values.empty()) return true;
-  cache_valid_ = false;  // our own commits do not change data_version
+  cache_valid_ = false;  // the generation bumped below is ours: drop the cache outright
   if (!Begin(true, error)) return false;
   {
     Stmt put(db_,
@@ -325,15 +325,15 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fing
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
 // connections append all the time and which would otherwise invalidate every cached session).
-bool StateStore::DataVersion(int64_t* version) {
-  if (data_version_ == nullptr &&
-      sqlite3_prepare_v2(db_, "SELECT v FROM meta WHERE k='ledger_generation'", -1, &data_version_,
-                         nullptr) != SQLITE_OK) {
+bool StateStore::LedgerGeneration(int64_t* version) {
+  if (ledger_generation_ == nullptr &&
+      sqlite3_prepare_v2(db_, "SELECT v FROM meta WHERE k='ledger_generation'", -1,
+                         &ledger_generation_, nullptr) != SQLITE_OK) {
     return false;
   }
-  const int rc = sqlite3_step(data_version_);
-  *version = rc == SQLITE_ROW ? sqlite3_column_int64(data_version_, 0) : 0;
-  sqlite3_reset(data_version_);
+  const int rc = sqlite3_step(ledger_generation_);
+  *version = rc == SQLITE_ROW ? sqlite3_column_int64(ledger_generation_, 0) : 0;
+  sqlite3_reset(ledger_generation_);
   return rc == SQLITE_ROW || rc == SQLITE_DONE;
 }
 
@@ -364,10 +364,10 @@ bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fing
   if (values.empty()) return true;
   const int64_t oldest = now - limits_.value_ttl_seconds;
   if (++lookups_ > 1) {
-    // From the second lookup on: the session's values in memory, current as of data_version (our
-    // own writes drop the cache in RecordValues).
+    // From the second lookup on: the session's values in memory, current as of the ledger's
+    // generation (our own writes drop the cache in RecordValues).
     int64_t version = -1;
-    if (!DataVersion(&version)) return (*error = DbError(db_, "lookup"), false);
+    if (!LedgerGeneration(&version)) return (*error = DbError(db_, "lookup"), false);
     if (!cache_valid_ || version != cached_version_ || cached_session_ != session) {
       if (!LoadSession(session, version, error)) return false;
     }

@@ -119,7 +119,7 @@ class StateStore {
   void Rollback();
   bool Expire(int64_t now, std::string* error);
   bool LoadSession(const Fingerprint& session, int64_t version, std::string* error);
-  bool DataVersion(int64_t* version);
+  bool LedgerGeneration(int64_t* version);
 
   struct FingerprintHash {
     size_t operator()(const Fingerprint& f) const {
@@ -134,8 +134,9 @@ class StateStore {
   };
 
   sqlite3* db_ = nullptr;
-  sqlite3_stmt* lookup_ = nullptr;        // prepared once: preparing costs more than a lookup
-  sqlite3_stmt* data_version_ = nullptr;  // the ledger's generation in meta (see DataVersion)
+  sqlite3_stmt* lookup_ = nullptr;  // prepared once: preparing costs more than a lookup
+  sqlite3_stmt* ledger_generation_ =
+      nullptr;  // the ledger's generation in meta (see LedgerGeneration)
   // A long-lived process (an embedder, the service) looks a session up again and again: from its
   // second lookup it keeps the session's values in memory, reloaded when the ledger changed.
   int lookups_ = 0;

@@ -16,6 +16,9 @@ namespace doberman::state {
 
 // Values shorter than this are not recorded or matched: too many ordinary words would collide.
 inline constexpr size_t kMinValueBytes = 8;
+// Bound on the values one payload (or one call, through the C ABI) is judged or recorded by; more
+// are judged on the first ones and the caller raises to AUTH (the rest went unchecked).
+inline constexpr size_t kMaxCarriedValues = 512;
 // A decision reports one place per rule, so a shown text is decided again after the earliest
 // secret found, at most this many times.
 inline constexpr size_t kMaxSecretScans = 256;
