@@ -353,9 +353,14 @@ class ServiceTest(unittest.TestCase):
                 time.sleep(0.02)
             r = client("claude-code", deploy, sock)
             self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
-            time.sleep(0.3)
-            rows = subprocess.run([GUARD, "log", "--state-dir", state, "--json"], capture_output=True,
-                                  text=True, env=clean_env(), timeout=30).stdout.splitlines()
+            rows = []
+            deadline = time.time() + 10  # the service logs in batches
+            while not rows and time.time() < deadline:
+                time.sleep(0.05)
+                rows = subprocess.run([GUARD, "log", "--state-dir", state, "--json"],
+                                      capture_output=True, text=True, env=clean_env(),
+                                      timeout=30).stdout.splitlines()
+            self.assertTrue(rows, "the service logged nothing")
             self.assertIn("default 1.0.0 r1 + team 2.0.0 r7", json.loads(rows[-1])["pack"])
         finally:
             proc.terminate()

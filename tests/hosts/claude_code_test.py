@@ -312,7 +312,9 @@ class ClaudeCodeHooksTest(unittest.TestCase):
             run = self.run_claude(self.service_settings(sock), "Bash",
                                   self.touch_cmd("false && rm -rf ~ ; "))
             self.assert_blocked(run, "BLOCK via the service")
-            time.sleep(0.3)  # the service logs in batches
+            deadline = time.time() + 10  # the service logs in batches
+            while "claude-code" not in self.logged_hosts(state) and time.time() < deadline:
+                time.sleep(0.05)
             self.assertIn("claude-code", self.logged_hosts(state), "the service answered nothing")
         finally:
             proc.terminate()
