@@ -564,8 +564,11 @@ class Checker {
     // the match end and mention checks look at where the match ends; SOM made the shipped secret
     // and turn databases four to five times larger.
     for (IrPattern& p : pr.patterns) {
-      // A validated pattern's first match may be rejected while a later one is a secret.
-      if (p.role == Role::kAny && ir.validators.Any()) p.every_match = true;
+      // A validated pattern's first match may be rejected while a later one is a secret; a
+      // mention-capped pattern's first match may be a quoted mention while a later one is issued
+      // (a quoted example placed before the real instruction must not hide it).
+      if (p.role == Role::kAny && (ir.validators.Any() || ir.mention_cap < ir.verdict))
+        p.every_match = true;
     }
     if (r.when.present()) {
       pr.when_loc = r.when.loc;

@@ -10,23 +10,22 @@ bool IsWordChar(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
-// Walks the text from the start tracking which quote (if any) is open; returns whether `pos` falls
-// inside a quoted region and whether it falls inside a ``` fence.
-void QuoteStateAt(std::string_view t, size_t pos, size_t end, bool* quoted, bool* fenced) {
-  bool in_fence = false;
-  char open = 0;  // '"', '`', '\'', or 'u' for curly double quotes, 'v' for curly single quotes
+// Which quote is open while walking the text: 0, '"', '`', '\'', or 'u' / 'v' for curly double /
+// single quotes.
+struct QuoteWalk {
+  char open = 0;
   size_t open_at = 0;
-  bool span_start_quoted = false;
-  for (size_t i = 0; i < t.size() && i < end; ++i) {
-    if (i == pos) span_start_quoted = open != 0;
-    unsigned char c = static_cast<unsigned char>(t[i]);
+  bool in_fence = false;
+
+  // Advances over the character at `i` (returns the index of its last byte).
+  size_t Step(std::string_view t, size_t i) {
+    const unsigned char c = static_cast<unsigned char>(t[i]);
     if (t.compare(i, 3, "```") == 0) {
       in_fence = !in_fence;
       open = 0;
-      i += 2;
-      continue;
+      return i + 2;
     }
-    if (in_fence) continue;
+    if (in_fence) return i;
     if (open == 0) {
       if (c == '"' || c == '`') {
         open = static_cast<char>(c);
@@ -36,27 +35,60 @@ void QuoteStateAt(std::string_view t, size_t pos, size_t end, bool* quoted, bool
         open_at = i;
       } else if (t.compare(i, 3, "\xE2\x80\x9C") == 0) {
         open = 'u';
-        i += 2;
+        open_at = i;
+        return i + 2;
       } else if (t.compare(i, 3, "\xE2\x80\x98") == 0) {
         open = 'v';
-        i += 2;
+        open_at = i;
+        return i + 2;
       }
-    } else {
-      bool closes = (open == '"' && c == '"') || (open == '`' && c == '`') ||
-                    (open == '\'' && c == '\'' &&
-                     (i + 1 >= t.size() || !IsWordChar(static_cast<unsigned char>(t[i + 1])))) ||
-                    (open == 'u' && t.compare(i, 3, "\xE2\x80\x9D") == 0) ||
-                    (open == 'v' && t.compare(i, 3, "\xE2\x80\x99") == 0);
-      if (closes) {
-        if (open == 'u' || open == 'v') i += 2;
-        open = 0;
-      }
+      return i;
+    }
+    const bool closes =
+        (open == '"' && c == '"') || (open == '`' && c == '`') ||
+        (open == '\'' && c == '\'' &&
+         (i + 1 >= t.size() || !IsWordChar(static_cast<unsigned char>(t[i + 1])))) ||
+        (open == 'u' && t.compare(i, 3, "\xE2\x80\x9D") == 0) ||
+        (open == 'v' && t.compare(i, 3, "\xE2\x80\x99") == 0);
+    if (!closes) return i;
+    const bool curly = open == 'u' || open == 'v';
+    open = 0;
+    return curly ? i + 2 : i;
+  }
+};
+
+bool OnlySpaces(std::string_view t) {
+  for (char c : t) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+  }
+  return true;
+}
+
+// Whether [pos, end) lies inside one quoted region that closes after it, and whether it lies in a
+// ``` fence. A quote that never closes (a stray `"` before an instruction) quotes nothing, and a
+// region that is the whole text (the entire message wrapped in quotes) is the message, not a
+// mention inside it.
+void QuoteStateAt(std::string_view t, size_t pos, size_t end, bool* quoted, bool* fenced) {
+  QuoteWalk w;
+  bool span_start_quoted = false;
+  size_t region = 0;
+  for (size_t i = 0; i < t.size() && i < end; ++i) {
+    if (i == pos) {
+      span_start_quoted = w.open != 0;
+      region = w.open_at;
+    }
+    i = w.Step(t, i);
+  }
+  *fenced = w.in_fence;
+  *quoted = false;
+  if (!span_start_quoted || w.open == 0 || w.open_at != region) return;
+  for (size_t i = end; i < t.size(); ++i) {  // the region must close after the span
+    i = w.Step(t, i);
+    if (w.open == 0) {
+      *quoted = !(OnlySpaces(t.substr(0, region)) && OnlySpaces(t.substr(i + 1)));
+      return;
     }
   }
-  (void)open_at;
-  // Quoted only when the whole span sits inside one region that also closes after it.
-  *quoted = span_start_quoted && open != 0;
-  *fenced = in_fence;
 }
 
 }  // namespace

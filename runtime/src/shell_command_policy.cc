@@ -150,6 +150,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   }
 
   if (i >= e) {  // nothing left to run
+    if (wrapper == kNone) RecordAssignments(lv, first, e);
     bool redirs = false;
     for (size_t j = b; j < e; ++j) redirs = redirs || (lv.words[j].flags & kRedir) != 0;
     if (wrapper == kNone && first >= e && !(with_redirs && redirs)) return;
@@ -188,12 +189,16 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     HandleJoined(lv, std::string_view(), j, e, depth);
   } else if (argv0 == "find") {
     HandleFindExec(lv, i, e, depth, pipeline);
+  } else if (argv0 == "export" || argv0 == "declare" || argv0 == "local" || argv0 == "typeset" ||
+             argv0 == "readonly") {
+    RecordAssignments(lv, i + 1, e);
   }
   std::string* s = NewSegment();
   if (s == nullptr) return;
   AppendWord(s, argv0);
   AppendArgs(s, lv, traits, i + 1, e);
   if (with_redirs) AppendRedirs(s, lv, b, e);
+  SubstituteVariables(lv, b, e, depth);
 }
 
 // A shell: `-c PAYLOAD` (also `-lc`, `-c -- PAYLOAD`, su's `-c'cmd'`, `--command=`) is parsed as a
@@ -322,6 +327,7 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
     ctx.Raise(ShellStatus::kTooLong);
     command = command.substr(0, limits_.max_bytes);
   }
+  out->scratch.var_count = 0;  // variables are remembered within one command line only
   Impl top(*this, ctx, command);
   top.ParseList(0, Close::kEof);
   return ctx.status;

@@ -54,6 +54,10 @@ enum class ShellStatus : uint8_t {
 //  - A command made only of assignments keeps them as its segment (`FOO=1`); one made only of
 //  wrappers is
 //    the last wrapper's name (`sudo`, `env`); one made only of redirections is those (`>file`).
+// Bounds of the variable substitution described at ShellNormalizer::Normalize.
+inline constexpr size_t kMaxShellVariables = 32;
+inline constexpr size_t kMaxShellVariableBytes = 4096;
+
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
@@ -86,6 +90,13 @@ struct SegmentList {
       std::vector<Heredoc> heredocs;
     };
     std::vector<Level> levels;
+    // Variables assigned earlier in the command line (`X=/; rm -rf $X`): names and literal values,
+    // the first `var_count` live (see Normalize).
+    std::vector<std::string> var_names;
+    std::vector<std::string> var_values;
+    size_t var_count = 0;
+    std::string substituted;                       // the command being rewritten with those values
+    std::string word_buf, printed_buf, value_buf;  // its working buffers (capacity reused)
   };
   Scratch scratch;
 };
@@ -124,6 +135,12 @@ class ShellNormalizer {
   //  - find -exec/-execdir/-ok/-okdir end at `;` or at `+` right after `{}`.
   //  - CR, VT, FF and NUL separate words (bash only uses space and tab) so they cannot hide an
   //  argument.
+  //  - a variable given a literal value earlier in the same command line or script (`X=/`,
+  //    `export X=/`, `local X=/`) is substituted into later commands that name it (`$X`, `${X}`):
+  //    such a command is parsed a second time with the values in place, after its own segment, so
+  //    `X=/; rm -rf $X` also yields `rm -r -f /`. Only extra segments: over-inclusive at worst
+  //    (scoping, conditionals and loops are not followed), never a segment less. Bounded by
+  //    kMaxShellVariables names of at most kMaxShellVariableBytes each, one rewrite per command.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

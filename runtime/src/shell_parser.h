@@ -175,7 +175,8 @@ struct Ctx {
   size_t max_segments;
   size_t max_depth;
   ShellStatus status = ShellStatus::kOk;
-  bool stop = false;  // the segment limit was hit: unwind without doing more work
+  bool stop = false;          // the segment limit was hit: unwind without doing more work
+  bool substituting = false;  // parsing a command rewritten with variable values: no second rewrite
 
   Level& Lv(size_t depth) { return out->scratch.levels[depth]; }
 
@@ -284,6 +285,8 @@ struct ShellNormalizer::Impl {
   void HandleJoined(Level& lv, std::string_view head, size_t j, size_t e, size_t depth);
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
   std::string* NewSegment();
+  void RecordAssignments(const Level& lv, size_t j, size_t e);
+  void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const;
   void AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits, size_t j,
                   size_t e) const;

@@ -1,0 +1,254 @@
+// Variable substitution for the shell normalizer: a variable given a literal value earlier in the
+// same command line or script (`X=/`, `export X=/`) is written into later commands that name it,
+// and `$(echo WORD)` into the word it prints, and such a command is parsed once more in that form.
+// Why: `X=/; rm -rf $X` and `body=/etc/shadow; curl -d @"$body" ...` hide their target from
+// rules that read the line as written. The rewrite only adds segments (see Normalize's contract).
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "shell_normalizer.h"
+#include "shell_parser.h"
+
+namespace doberman::internal {
+
+using namespace shell_parser;  // NOLINT(google-build-using-namespace): this file's own helpers
+
+namespace {
+
+// The value of variable `name`, or nullptr when it was not given a literal value.
+const std::string* Lookup(const SegmentList::Scratch& sc, std::string_view name) {
+  for (size_t k = sc.var_count; k-- > 0;) {
+    if (sc.var_names[k] == name) return &sc.var_values[k];
+  }
+  return nullptr;
+}
+
+// `echo WORDS` / `echo -n WORDS` / `printf WORD` whose words are plain literals (quotes allowed, no
+// expansion, escape, operator or format directive): what it prints, without the newline. Anything
+// else is not resolved (false).
+bool PrintedLiteral(std::string_view inner, std::string* out) {
+  while (!inner.empty() && IsWhite(inner.front())) inner.remove_prefix(1);
+  while (!inner.empty() && IsWhite(inner.back())) inner.remove_suffix(1);
+  bool printf = false;
+  if (inner.substr(0, 5) == "echo ") {
+    inner.remove_prefix(5);
+  } else if (inner.substr(0, 7) == "printf ") {
+    inner.remove_prefix(7);
+    printf = true;
+  } else {
+    return false;
+  }
+  out->clear();
+  bool flags = !printf;
+  bool blank = true;
+  for (size_t k = 0; k < inner.size(); ++k) {
+    const char c = inner[k];
+    if (c == '$' || c == '`' || c == '\\' || IsMeta(c) || (printf && c == '%')) return false;
+    if (c == '\'' || c == '"') continue;
+    if (IsBlank(c)) {
+      if (!blank) out->push_back(' ');
+      blank = true;
+      continue;
+    }
+    if (blank && flags && c == '-' && k + 1 < inner.size() && inner[k + 1] != ' ') {
+      // echo's own flags (-n, -e, -ne) print nothing.
+      size_t m = k + 1;
+      while (m < inner.size() && (inner[m] == 'n' || inner[m] == 'e' || inner[m] == 'E')) ++m;
+      if (m == inner.size() || IsBlank(inner[m])) {
+        k = m;
+        continue;
+      }
+    }
+    flags = false;
+    blank = false;
+    out->push_back(c);
+  }
+  while (!out->empty() && out->back() == ' ') out->pop_back();
+  return true;
+}
+
+// Appends `v` to `out` with every known `$NAME`, `${NAME}` and printed-literal `$(echo ...)`
+// replaced; returns whether anything was. The result is bounded by `cap` bytes (false past it).
+bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, size_t cap,
+                bool* over) {
+  bool changed = false;
+  std::string& printed = sc.printed_buf;
+  for (size_t k = 0; k < v.size();) {
+    if (out->size() > cap) {
+      *over = true;
+      return changed;
+    }
+    if (v[k] != '$' || k + 1 == v.size()) {
+      out->push_back(v[k++]);
+      continue;
+    }
+    const char c = v[k + 1];
+    if (IsNameStart(c)) {
+      size_t m = k + 1;
+      while (m < v.size() && IsNameChar(v[m])) ++m;
+      if (const std::string* value = Lookup(sc, v.substr(k + 1, m - k - 1))) {
+        out->append(*value);
+        changed = true;
+        k = m;
+        continue;
+      }
+    } else if (c == '{') {
+      const size_t close = v.find('}', k + 2);
+      if (close != std::string_view::npos) {
+        const std::string_view name = v.substr(k + 2, close - k - 2);
+        const std::string* value = Lookup(sc, name);
+        if (value != nullptr && !name.empty() && IsNameStart(name[0]) &&
+            std::all_of(name.begin(), name.end(), IsNameChar)) {
+          out->append(*value);
+          changed = true;
+          k = close + 1;
+          continue;
+        }
+      }
+    } else if (c == '(' && (k + 2 >= v.size() || v[k + 2] != '(')) {
+      const size_t close = v.find(')', k + 2);
+      if (close != std::string_view::npos &&
+          PrintedLiteral(v.substr(k + 2, close - k - 2), &printed)) {
+        out->append(printed);
+        changed = true;
+        k = close + 1;
+        continue;
+      }
+    }
+    out->push_back(v[k++]);
+  }
+  return changed;
+}
+
+// Writes `v` as one shell word that reads back as exactly `v`: bare when it is plain, else single-
+// quoted (its own substitutions were parsed already; they need not be seen again).
+void AppendLiteralWord(std::string* text, std::string_view v) {
+  const bool plain = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+    return IsNameChar(c) || std::string_view("./:=@%+,~-^").find(c) != std::string_view::npos ||
+           static_cast<unsigned char>(c) >= 0x80;
+  });
+  if (plain) {
+    text->append(v);
+    return;
+  }
+  text->push_back('\'');
+  for (char c : v) {
+    if (c == '\'') {
+      text->append("'\\''");
+    } else {
+      text->push_back(c);
+    }
+  }
+  text->push_back('\'');
+}
+
+}  // namespace
+
+// Words j.. of an assignment-only command, or the arguments of export/declare/local/typeset/
+// readonly: each literal `NAME=value` (`NAME+=value` appends) is remembered, with known variables
+// already substituted into the value. A value holding a command substitution is not a literal and
+// forgets the name.
+void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t e) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  std::string& value = sc.value_buf;
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if (!IsAssignment(lv, w)) continue;
+    const std::string_view v = View(lv, w);
+    const size_t eq = v.find('=');
+    const bool append = v[eq - 1] == '+';
+    const std::string_view name = v.substr(0, append ? eq - 1 : eq);
+    if (name.find('[') != std::string_view::npos) continue;  // array elements: not followed
+    value.clear();
+    bool over = false;
+    if (append) {
+      if (const std::string* old = Lookup(sc, name)) value = *old;
+    }
+    const std::string_view raw = v.substr(eq + 1);
+    const bool computed = raw.find("$(") != std::string_view::npos;
+    Substitute(sc, raw, &value, kMaxShellVariableBytes, &over);
+    size_t slot = sc.var_count;
+    for (size_t k = 0; k < sc.var_count; ++k) {
+      if (sc.var_names[k] == name) slot = k;
+    }
+    if (computed || over || value.size() > kMaxShellVariableBytes) {
+      if (slot < sc.var_count) sc.var_values[slot] = "$(...)";  // no longer a known literal
+      continue;
+    }
+    if (slot == sc.var_count) {
+      if (sc.var_count == kMaxShellVariables) continue;
+      if (sc.var_names.size() <= slot) {
+        sc.var_names.emplace_back();
+        sc.var_values.emplace_back();
+      }
+      sc.var_names[slot].assign(name);
+      ++sc.var_count;
+    }
+    sc.var_values[slot] = value;
+  }
+}
+
+// When the command made of words [b, e) names a remembered variable or prints a literal through
+// `$(echo ...)`, it is written again with the values in place and parsed as a command line (its
+// segments follow the command's own). Inside that parse nothing is rewritten again, which bounds
+// the work to one rewrite per command.
+void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth) {
+  if (ctx.substituting || ctx.stop) return;
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  // Without remembered variables only `$(echo ...)` can be rewritten.
+  const std::string_view needle = sc.var_count > 0 ? "$" : "$(";
+  bool found = false;
+  for (size_t j = b; j < e && !found; ++j) {
+    found = View(lv, lv.words[j]).find(needle) != std::string_view::npos;
+  }
+  if (!found) return;
+  std::string& text = sc.substituted;
+  text.clear();
+  std::string& word = sc.word_buf;
+  bool changed = false;
+  bool over = false;
+  const size_t cap = norm.limits_.max_bytes;
+  for (size_t j = b; j < e && !over; ++j) {
+    const Word& w = lv.words[j];
+    std::string_view v = View(lv, w);
+    if (!text.empty()) text.push_back(' ');
+    if ((w.flags & kRedir) != 0) {
+      text.append(v.substr(0, w.op));
+      v.remove_prefix(w.op);
+    }
+    word.clear();
+    changed = Substitute(sc, v, &word, cap, &over) || changed;
+    if ((w.flags & kQuoted) != 0 || (w.flags & kRedir) != 0) {
+      AppendLiteralWord(&text, word);
+    } else {  // an unquoted expansion splits into words, as bash splits it
+      size_t k = 0;
+      bool first = true;
+      while (k < word.size()) {
+        while (k < word.size() && IsWhite(word[k])) ++k;
+        size_t m = k;
+        while (m < word.size() && !IsWhite(word[m])) ++m;
+        if (m > k) {
+          if (!first) text.push_back(' ');
+          AppendLiteralWord(&text, std::string_view(word).substr(k, m - k));
+          first = false;
+        }
+        k = m;
+      }
+      if (first) text.append("''");
+    }
+    over = over || text.size() > cap;
+  }
+  if (!changed) return;
+  if (over) {
+    ctx.Raise(ShellStatus::kTooLong);
+    return;
+  }
+  ctx.substituting = true;
+  // `text` is not written again until this parse is done: rewrites are off inside it.
+  ParseText(text, depth + 1);
+  ctx.substituting = false;
+}
+
+}  // namespace doberman::internal
