@@ -1,7 +1,8 @@
-// Fuzz target for the text normalizers (unicode_fold, encoded_runs): runs FoldText,
-// ForEachEncodedRun and DecodeRun over arbitrary bytes and aborts when an invariant the turn gate
-// relies on breaks (bounded output, ordered in-bounds runs, decoded size within limits, idempotent
-// folding of valid UTF-8).
+// Fuzz target for the text normalizers (unicode_fold, encoded_runs, data_strings): runs FoldText,
+// ForEachEncodedRun, DecodeRun and the data-string scanner over arbitrary bytes and aborts when an
+// invariant the turn gate relies on breaks (bounded output, ordered in-bounds runs, decoded size
+// within limits, idempotent folding of valid UTF-8, a bounded number of data strings each no
+// longer than the text).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "data_strings.h"
 #include "encoded_runs.h"
 #include "unicode_fold.h"
 
@@ -22,7 +24,9 @@ using doberman::internal::EncodedRun;
 using doberman::internal::Encoding;
 using doberman::internal::FindNextEncodedRun;
 using doberman::internal::FoldText;
+using doberman::internal::ForEachDataString;
 using doberman::internal::ForEachEncodedRun;
+using doberman::internal::kMaxDataStrings;
 
 void Check(bool ok, const char* what) {
   if (!ok) {
@@ -196,10 +200,22 @@ void CheckRuns(std::string_view text, const DecodeLimits& limits) {
 
 }  // namespace
 
+void CheckDataStrings(std::string_view text) {
+  std::string buffer;
+  size_t count = 0;
+  ForEachDataString(text, &buffer, [&](std::string_view v) {
+    ++count;
+    // Unescaping never lengthens a value by more than \uXXXX (6 bytes) -> 3 bytes of UTF-8 does.
+    Check(v.size() <= text.size(), "a data string is no longer than its text");
+  });
+  Check(count <= kMaxDataStrings, "data strings bounded");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   CheckFold(text);
   CheckRuns(text, DecodeLimits{});
+  CheckDataStrings(text);
   if (size < 4) return 0;
 
   // Small limits from the first bytes, to reach the edges (minimums of 0, tiny max_run_bytes,
