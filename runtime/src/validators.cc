@@ -270,6 +270,17 @@ bool LooksLikeIdentifierOrPath(std::string_view v) {
   return parts > 0;
 }
 
+namespace {
+
+// A Go module checksum as go.sum and go.mod tooling write it: `h1:` and the base64 of a SHA-256
+// (43 characters and one '=' of padding). The cause of most lockfile alarms.
+bool IsGoModuleHash(std::string_view text, std::string_view value) {
+  const size_t at = static_cast<size_t>(value.data() - text.data());
+  return at >= 3 && text.substr(at - 3, 3) == "h1:" && value.size() == 44 && value.back() == '=';
+}
+
+}  // namespace
+
 bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end,
                       size_t* value_end) {
   std::string_view value = ExtractValue(text, start, end);
@@ -281,9 +292,25 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   // placeholder filter (dozens of substring searches) runs only on what survives.
   if (spec.min_length > 0 && value.size() < spec.min_length) return false;
   if (spec.min_entropy > 0 && ShannonEntropy(value) < spec.min_entropy) return false;
-  if (spec.exempt_hashes && LooksLikeHashOrUuid(value)) return false;
+  if (spec.exempt_hashes && (LooksLikeHashOrUuid(value) || IsGoModuleHash(text, value)))
+    return false;
   if (spec.exempt_identifiers && LooksLikeIdentifierOrPath(value)) return false;
   if (spec.placeholder && LooksLikePlaceholder(value)) return false;
+  if (spec.placeholder) {
+    // The value stops at '/' (after a match it usually starts a URL path segment), but a base64
+    // value goes on through it: a documentation key such as AWS's "wJalr.../K7MDENG/...EXAMPLEKEY"
+    // is a placeholder by its end. Judged on the token run on through '/' when it holds no '.'
+    // (which a URL path would).
+    const size_t from = static_cast<size_t>(value.data() - text.data()) + value.size();
+    size_t e = from;
+    while (e < text.size() && e - from < 256 && IsTokenChar(static_cast<unsigned char>(text[e])))
+      ++e;
+    if (e > from && text[from] == '/') {
+      const std::string_view run = text.substr(static_cast<size_t>(value.data() - text.data()),
+                                               e - static_cast<size_t>(value.data() - text.data()));
+      if (run.find('.') == std::string_view::npos && LooksLikePlaceholder(run)) return false;
+    }
+  }
   return true;
 }
 

@@ -272,6 +272,26 @@ TEST(Validators, PassesValidatorsCombines) {
   EXPECT_FALSE(passes("SECRET=DeprecationWarningCategory"));
   EXPECT_FALSE(passes("SECRET=short"));
   EXPECT_FALSE(passes("SECRET=abababababababababababab"));  // low entropy
+  // A Go module checksum (h1: + 43 base64 + '=') is a hash, whatever its entropy.
+  // (Judged from the match end, as the scanner reports it.)
+  auto at_end = [&](const std::string& t) { return PassesValidators(spec, t, t.size(), t.size()); };
+  EXPECT_FALSE(at_end("mod v1.3.0 h1:t6JiXgmwXMjEs8VusXIJk2BXHsn+wx8BZdTaoZ5fu7I="));
+  EXPECT_TRUE(at_end("mod v1.3.0 x1:t6JiXgmwXMjEs8VusXIJk2BXHsn+wx8BZdTaoZ5fu7I="));
+}
+
+TEST(Validators, PlaceholderJudgedOnTheRunThroughSlashes) {
+  ValidatorSpec spec;
+  spec.placeholder = true;
+  // The match ends inside the first segment; the documentation key ends in EXAMPLEKEY.
+  const std::string doc = "secret = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+  const size_t end = doc.find('/');
+  EXPECT_FALSE(PassesValidators(spec, doc, end, end));
+  const std::string real = "secret = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQm7rT2vXz9";
+  EXPECT_TRUE(PassesValidators(spec, real, end, end));
+  // A URL path (a '.' in the run) is not one value: its later segments do not excuse it.
+  const std::string url = "k=Qm7rT2vXz9Lk4Pn8/docs.example/sample";
+  const size_t e2 = url.find('/');
+  EXPECT_TRUE(PassesValidators(spec, url, e2, e2));
 }
 
 }  // namespace
