@@ -109,7 +109,8 @@ class ShellNormalizer {
   // shared mutable state (each thread passes its own SegmentList). On a non-kOk status, the
   // segments produced so far stay in `out`:
   //  - kTooLong: only the first limits.max_bytes bytes were normalized (best effort, like
-  //  kUnbalanced);
+  //  kUnbalanced), or a command rewritten with variable values would have passed max_bytes (that
+  //  rewrite is skipped);
   //  - kTooManySegments: the first limits.max_segments segments (counted from this call) are kept;
   //  - kTooDeep: constructs nested deeper than limits.max_depth (capped at 256 to bound stack use)
   //  are
