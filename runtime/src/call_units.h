@@ -1,9 +1,10 @@
 // The units of a call, in the order the decider scans them: the tool name; the raw command line
 // (with its tag-character text and decoded runs where the scope has decode rules) and its canonical
 // segments; the canonical path; content, URL and each argument (with decoded runs); each prompt
-// segment raw and folded (with decoded runs), and for tool output the string values of its
-// structure as well. One walk, used by the decider and by the benchmarks,
-// so that what the peers are measured on is what Doberman scans, by construction.
+// segment raw and folded (with decoded runs) and, when it has look-alike letters, its Latin
+// skeleton; and for tool output the string values of its structure as well. One walk, used by the
+// decider and by the benchmarks, so that what the peers are measured on is what Doberman scans, by
+// construction.
 #ifndef DOBERMAN_RUNTIME_CALL_UNITS_H_
 #define DOBERMAN_RUNTIME_CALL_UNITS_H_
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "confusables.h"
 #include "data_strings.h"
 #include "doberman/doberman.h"
 #include "encoded_runs.h"
@@ -46,7 +48,7 @@ bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on
 // Working memory of a walk (the decider keeps it in its Scratch, so warm calls do not allocate).
 struct UnitBuffers {
   SegmentList segments;
-  std::string folded, decoded, decoded_folded, path, data_string;
+  std::string folded, decoded, decoded_folded, path, data_string, skeleton;
 };
 
 inline doberman_status MapShellStatus(ShellStatus st) {
@@ -146,6 +148,13 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
                  origin_bit, false);
     with_decoded(kScopePrompt, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), text, origin_bit,
                  true);
+    // Look-alike letters (Cyrillic, Greek, Armenian ... for Latin) read as the Latin they imitate;
+    // b.folded still holds this segment's folded text.
+    if (!pack.scopes[kScopePrompt].empty() && !text.empty() &&
+        LatinSkeleton(b.folded, &b.skeleton)) {
+      unit(kScopePrompt, DOBERMAN_FIELD_PROMPT, static_cast<uint32_t>(i), b.skeleton, false,
+           origin_bit);
+    }
     if (seg.origin == DOBERMAN_ORIGIN_TOOL_FETCHED) {
       // Each string value of structured tool output again as text of its own: the quotes around
       // it are data syntax, not a mention.
