@@ -1,8 +1,8 @@
-// Fuzz target for the text normalizers (unicode_fold, encoded_runs, data_strings): runs FoldText,
-// ForEachEncodedRun, DecodeRun and the data-string scanner over arbitrary bytes and aborts when an
-// invariant the turn gate relies on breaks (bounded output, ordered in-bounds runs, decoded size
-// within limits, idempotent folding of valid UTF-8, a bounded number of data strings each no
-// longer than the text).
+// Fuzz target for the text normalizers (unicode_fold, encoded_runs, data_strings, confusables):
+// runs FoldText, ForEachEncodedRun, DecodeRun, the data-string scanner and the Latin skeleton over
+// arbitrary bytes and aborts when an invariant the turn gate relies on breaks (bounded output,
+// ordered in-bounds runs, decoded size within limits, idempotent folding of valid UTF-8, a bounded
+// number of data strings each no longer than the text, a final skeleton no longer than its text).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "confusables.h"
 #include "data_strings.h"
 #include "encoded_runs.h"
 #include "unicode_fold.h"
@@ -27,6 +28,7 @@ using doberman::internal::FoldText;
 using doberman::internal::ForEachDataString;
 using doberman::internal::ForEachEncodedRun;
 using doberman::internal::kMaxDataStrings;
+using doberman::internal::LatinSkeleton;
 
 void Check(bool ok, const char* what) {
   if (!ok) {
@@ -211,11 +213,21 @@ void CheckDataStrings(std::string_view text) {
   Check(count <= kMaxDataStrings, "data strings bounded");
 }
 
+// The skeleton never grows the text (a replaced character becomes one ASCII byte) and is final:
+// what it leaves non-ASCII has no look-alike, so a second pass replaces nothing.
+void CheckSkeleton(std::string_view text) {
+  std::string once, twice;
+  if (!LatinSkeleton(text, &once)) return;
+  Check(once.size() <= text.size(), "skeleton no longer than its text");
+  Check(!LatinSkeleton(once, &twice), "skeleton is final");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   CheckFold(text);
   CheckRuns(text, DecodeLimits{});
   CheckDataStrings(text);
+  CheckSkeleton(text);
   if (size < 4) return 0;
 
   // Small limits from the first bytes, to reach the edges (minimums of 0, tiny max_run_bytes,
