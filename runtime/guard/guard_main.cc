@@ -24,6 +24,7 @@
 #include "host_answer.h"
 #include "json.h"
 #include "log_command.h"
+#include "mcp_proxy.h"
 #include "session_memory.h"
 
 namespace {
@@ -56,6 +57,8 @@ const char kUsage[] =
     "                            [--workers N] [--request-timeout-ms N]\n"
     "       doberman-guard log [--state-dir D] [--json] [--session ID] [--since 10m]\n"
     "                          [--verdict PASS|AUTH|BLOCK] [--verify]\n"
+    "       doberman-guard mcp-proxy [--name N] [--pack P] [--pubkey K]... [--state-dir D]\n"
+    "                                -- SERVER [ARGS...]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version\n"
     "\n"
@@ -68,6 +71,9 @@ const char kUsage[] =
     "        $DOBERMAN_SOCKET, else $XDG_RUNTIME_DIR/doberman/guard.sock); SIGHUP reloads.\n"
     "log     prints the decision log of a state directory (a table; JSON lines with --json);\n"
     "        --verify checks its hash chain and exits 1 when a row was edited or removed.\n"
+    "mcp-proxy  runs the stdio MCP server SERVER and relays the client's messages (stdin/stdout),\n"
+    "        judging tools/call (as tool mcp__N__NAME), results and tools/list; anything not\n"
+    "        PASS is answered with a JSON-RPC error instead of being forwarded.\n"
     "\n"
     "--pack    signed pack (default $DOBERMAN_PACK); repeat it for further packs, which\n"
     "          combine raise-only (an organisation pack and a team pack, say)\n"
@@ -99,7 +105,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     o->host_name = argv[i++];
     if (!doberman::guard::HostFromName(o->host_name, &o->host)) return false;
   } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
-             o->mode != "log" && o->mode != "serve") {
+             o->mode != "log" && o->mode != "serve" && o->mode != "mcp-proxy") {
     return false;
   }
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
@@ -134,6 +140,14 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->workers = std::atoi(v.c_str());
     } else if (o->mode == "serve" && a == "--request-timeout-ms") {
       if (!value(&v) || !ParseDeadline(v, &o->request_timeout_ms)) return false;
+    } else if (o->mode == "mcp-proxy" && a == "--name") {
+      if (!value(&o->mcp_name) || o->mcp_name.empty() ||
+          o->mcp_name.find_first_of(" \t/") != std::string::npos) {
+        return false;
+      }
+    } else if (o->mode == "mcp-proxy" && a == "--") {
+      for (++i; i < argc; ++i) o->server_argv.emplace_back(argv[i]);
+      break;
     } else if (o->mode == "log" && ParseLogOption(a, value, &o->log)) {
       if (!o->log.error.empty()) return false;
     } else if (a == "--deadline-ms") {
@@ -175,6 +189,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   }
   // The rollback record lives in the state directory unless a file was named.
   if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
+  if (o->mode == "mcp-proxy" && o->server_argv.empty()) return false;  // `-- SERVER ARGS...`
   return true;
 }
 
@@ -388,6 +403,17 @@ int main(int argc, char** argv) {
   }
   if (o.mode == "hook") return RunHook(o, start);
   if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
+  if (o.mode == "mcp-proxy") {
+    doberman::guard::McpProxyOptions mo;
+    mo.server_argv = o.server_argv;
+    mo.name = o.mcp_name;
+    if (mo.name.empty()) {  // the server command's name: npx pkg / node server.js -> its basename
+      std::string base = o.server_argv.front();
+      base = base.substr(base.rfind('/') == std::string::npos ? 0 : base.rfind('/') + 1);
+      mo.name = base;
+    }
+    return doberman::guard::RunMcpProxy(o, mo);
+  }
   if (o.mode == "serve") {
     doberman::guard::ServiceOptions service;
     service.socket = o.socket.empty() ? doberman::guard::DefaultSocketPath() : o.socket;

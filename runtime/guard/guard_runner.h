@@ -38,6 +38,9 @@ struct Options {
   std::string socket;  // --socket (default: $DOBERMAN_SOCKET, then under $XDG_RUNTIME_DIR)
   int workers = 4;
   long request_timeout_ms = 2000;
+  // mcp-proxy
+  std::string mcp_name;                  // --name: N in mcp__N__TOOL
+  std::vector<std::string> server_argv;  // after `--`: the stdio MCP server to run
 };
 
 struct LoadedPack {

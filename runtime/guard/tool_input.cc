@@ -3,6 +3,9 @@
 #include "tool_input.h"
 
 #include <array>
+#include <cctype>
+#include <initializer_list>
+#include <string>
 #include <string_view>
 
 #include "apply_patch.h"
@@ -232,6 +235,73 @@ void CollectStrings(const JsonValue& v, std::vector<std::string>* out) {
   }
 }
 
+// An MCP tool's arguments read for what they are, besides every string as an argument: a command
+// as a shell command, a path as a read (or, when the tool's name says it writes, moves or deletes,
+// as a write with the content it carries), a URL as a fetch. Extra calls only add verdicts.
+void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const CallInput& base,
+                         std::vector<CallInput>* out) {
+  if (input.type != JsonType::kObject) return;
+  std::string verb = tool.substr(tool.rfind("__") == std::string::npos ? 0 : tool.rfind("__") + 2);
+  for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static constexpr std::string_view kWriting[] = {
+      "write",  "edit",   "create", "save",  "append",  "move",  "rename", "copy",   "delete",
+      "remove", "upload", "put",    "patch", "replace", "mkdir", "update", "insert", "set"};
+  bool writes = false;
+  for (std::string_view w : kWriting) writes = writes || verb.find(w) != std::string::npos;
+  auto is = [](const std::string& key, std::initializer_list<std::string_view> names) {
+    std::string k = key;
+    for (char& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (std::string_view n : names) {
+      if (k == n) return true;
+    }
+    return false;
+  };
+  std::string content;
+  for (const auto& [key, value] : input.members) {
+    if (value.type == JsonType::kString &&
+        is(key, {"content", "contents", "text", "body", "data", "new_string", "new_text"})) {
+      content = value.text;
+    }
+  }
+  auto add_path = [&](const std::string& path) {
+    if (path.empty()) return;
+    if (!writes) {
+      out->push_back(ReadCall(base, path));
+      return;
+    }
+    CallInput w = base;
+    w.tool = "Write";
+    w.path = path;
+    w.content = content;
+    out->push_back(std::move(w));
+  };
+  for (const auto& [key, value] : input.members) {
+    if (is(key, {"path", "paths", "file_path", "filepath", "file", "files", "filename", "source",
+                 "destination", "target", "dest", "src", "dst", "source_path", "target_path",
+                 "destination_path", "directory", "dir"})) {
+      if (value.type == JsonType::kString) add_path(value.text);
+      if (value.type == JsonType::kArray) {
+        for (const JsonValue& item : value.items) {
+          if (item.type == JsonType::kString) add_path(item.text);
+        }
+      }
+    } else if (value.type == JsonType::kString &&
+               is(key, {"command", "cmd", "shell_command", "script", "bash", "shell"})) {
+      CallInput c = base;
+      c.tool = "Bash";
+      c.command = value.text;
+      out->push_back(std::move(c));
+    } else if (value.type == JsonType::kString &&
+               is(key, {"url", "uri", "endpoint", "href", "link", "webhook", "webhook_url"}) &&
+               (value.text.rfind("http://", 0) == 0 || value.text.rfind("https://", 0) == 0)) {
+      CallInput f = base;
+      f.tool = "WebFetch";
+      f.url = value.text;
+      out->push_back(std::move(f));
+    }
+  }
+}
+
 bool ConvertToolCall(const std::string& tool, const JsonValue& input, const CallInput& base,
                      std::vector<CallInput>* out, std::string* error) {
   if (tool.empty()) {
@@ -347,6 +417,7 @@ bool ConvertToolCall(const std::string& tool, const JsonValue& input, const Call
     case ToolKind::kWebSearch:
     case ToolKind::kOther:
       CollectStrings(input, &call.args);
+      if (tool.rfind("mcp__", 0) == 0) AddMcpArgumentCalls(tool, input, base, out);
       break;
   }
   out->push_back(std::move(call));

@@ -496,4 +496,39 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
+void AppendJsonValue(const JsonValue& v, std::string* out) {
+  switch (v.type) {
+    case JsonType::kNull:
+      out->append("null");
+      return;
+    case JsonType::kBool:
+      out->append(v.boolean ? "true" : "false");
+      return;
+    case JsonType::kNumber:
+      out->append(v.text);
+      return;
+    case JsonType::kString:
+      AppendJsonString(v.text, out);
+      return;
+    case JsonType::kArray:
+      out->push_back('[');
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i > 0) out->push_back(',');
+        AppendJsonValue(v.items[i], out);
+      }
+      out->push_back(']');
+      return;
+    case JsonType::kObject:
+      out->push_back('{');
+      for (size_t i = 0; i < v.members.size(); ++i) {
+        if (i > 0) out->push_back(',');
+        AppendJsonString(v.members[i].first, out);
+        out->push_back(':');
+        AppendJsonValue(v.members[i].second, out);
+      }
+      out->push_back('}');
+      return;
+  }
+}
+
 }  // namespace doberman::internal

@@ -70,6 +70,10 @@ bool ParseJson(std::string_view input, const JsonLimits& limits, JsonValue* out,
 // and invalid UTF-8 bytes as \ufffd so that the output is always valid JSON.
 void AppendJsonString(std::string_view s, std::string* out);
 
+// Appends `v` as JSON text: numbers as their original text, strings through AppendJsonString,
+// members in their order. Parsing the output gives back an equal value.
+void AppendJsonValue(const JsonValue& v, std::string* out);
+
 }  // namespace doberman::internal
 
 #endif  // DOBERMAN_RUNTIME_JSON_H_
