@@ -96,6 +96,28 @@ bool WriteAll(int fd, std::string_view data) {
   return true;
 }
 
+// The next message from `reader` as parsed JSON. kFailed (with `why`) for a message too large or
+// not readable as one JSON document (duplicate keys included); blank lines are skipped.
+enum class Read { kMessage, kFailed, kEnd };
+Read NextMessage(LineReader& reader, size_t max_bytes, JsonValue* msg, std::string* line,
+                 std::string* why) {
+  for (;;) {
+    const LineReader::Result r = reader.Next(line);
+    if (r == LineReader::Result::kEnd) return Read::kEnd;
+    if (r == LineReader::Result::kTooLarge) {
+      *why = "a message larger than the proxy's bound";
+      return Read::kFailed;
+    }
+    if (line->find_first_not_of(" \t") == std::string::npos) continue;
+    internal::JsonError error;
+    internal::JsonLimits limits;
+    limits.max_bytes = max_bytes;
+    if (internal::ParseJson(*line, limits, msg, &error)) return Read::kMessage;
+    *why = "a message that could not be read (" + error.message + ")";
+    return Read::kFailed;
+  }
+}
+
 std::string IdKey(const JsonValue& id) {
   std::string key;
   AppendJsonValue(id, &key);
@@ -382,21 +404,13 @@ class Proxy {
 
   void ServerRelay(int from_server) {
     LineReader reader(from_server, mo_.max_message_bytes);
-    std::string line;
+    std::string line, why;
     for (;;) {
-      const LineReader::Result r = reader.Next(&line);
-      if (r == LineReader::Result::kEnd) break;
-      if (r == LineReader::Result::kTooLarge) {
-        FailPending("a server message was larger than the proxy's bound; it was not forwarded");
-        continue;
-      }
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
       JsonValue msg;
-      internal::JsonError error;
-      internal::JsonLimits limits;
-      limits.max_bytes = mo_.max_message_bytes;
-      if (!internal::ParseJson(line, limits, &msg, &error)) {
-        FailPending("a server message could not be read (" + error.message + "); not forwarded");
+      const Read r = NextMessage(reader, mo_.max_message_bytes, &msg, &line, &why);
+      if (r == Read::kEnd) break;
+      if (r == Read::kFailed) {  // whatever it answered is not forwarded unjudged
+        FailPending("the server sent " + why + "; it was not forwarded");
         continue;
       }
       if (msg.type == JsonType::kArray) {  // a batch of answers: judged one by one
@@ -467,28 +481,15 @@ int Proxy::Run() {
   std::thread server_relay([this, fd = from_server[0]] { ServerRelay(fd); });
 
   LineReader reader(STDIN_FILENO, mo_.max_message_bytes);
-  std::string line;
+  std::string line, why;
   bool server_open = true;
   for (;;) {
-    const LineReader::Result r = reader.Next(&line);
-    if (r == LineReader::Result::kEnd) break;
-    if (r == LineReader::Result::kTooLarge) {
-      ToClient(ErrorLine(nullptr, kParseError,
-                         "Doberman: a message larger than the proxy's bound was not forwarded",
-                         nullptr));
-      continue;
-    }
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
     JsonValue msg;
-    internal::JsonError error;
-    internal::JsonLimits limits;
-    limits.max_bytes = mo_.max_message_bytes;
-    if (!internal::ParseJson(line, limits, &msg, &error)) {
-      // Unreadable (or ambiguous: duplicate keys) messages are never forwarded unjudged.
-      ToClient(ErrorLine(
-          nullptr, kParseError,
-          "Doberman: a message that could not be read was not forwarded (" + error.message + ")",
-          nullptr));
+    const Read r = NextMessage(reader, mo_.max_message_bytes, &msg, &line, &why);
+    if (r == Read::kEnd) break;
+    if (r == Read::kFailed) {
+      // Unreadable or ambiguous (duplicate keys): never forwarded unjudged.
+      ToClient(ErrorLine(nullptr, kParseError, "Doberman: " + why + " was not forwarded", nullptr));
       continue;
     }
     bool forward = true;

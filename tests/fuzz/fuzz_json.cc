@@ -11,6 +11,7 @@
 namespace {
 
 using doberman::internal::AppendJsonString;
+using doberman::internal::AppendJsonValue;
 using doberman::internal::JsonError;
 using doberman::internal::JsonLimits;
 using doberman::internal::JsonType;
@@ -24,41 +25,6 @@ constexpr JsonLimits kLimits = {/*max_depth=*/24, /*max_bytes=*/64 << 10, /*max_
 // abort() rather than assert(): the check must also hold in builds that define NDEBUG.
 void Check(bool ok) {
   if (!ok) std::abort();
-}
-
-void Serialize(const JsonValue& v, std::string* out) {
-  switch (v.type) {
-    case JsonType::kNull:
-      out->append("null");
-      break;
-    case JsonType::kBool:
-      out->append(v.boolean ? "true" : "false");
-      break;
-    case JsonType::kNumber:
-      out->append(v.text);
-      break;
-    case JsonType::kString:
-      AppendJsonString(v.text, out);
-      break;
-    case JsonType::kArray:
-      out->push_back('[');
-      for (size_t i = 0; i < v.items.size(); ++i) {
-        if (i != 0) out->push_back(',');
-        Serialize(v.items[i], out);
-      }
-      out->push_back(']');
-      break;
-    case JsonType::kObject:
-      out->push_back('{');
-      for (size_t i = 0; i < v.members.size(); ++i) {
-        if (i != 0) out->push_back(',');
-        AppendJsonString(v.members[i].first, out);
-        out->push_back(':');
-        Serialize(v.members[i].second, out);
-      }
-      out->push_back('}');
-      break;
-  }
 }
 
 bool Equal(const JsonValue& a, const JsonValue& b) {
@@ -117,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Parsed strings are valid UTF-8, so escaping must be lossless and the tree must come back
     // equal. Escapes can triple a string's size (U+2028 -> \u2028), hence the larger byte budget.
     std::string text;
-    Serialize(doc, &text);
+    AppendJsonValue(doc, &text);
     JsonLimits relaxed = kLimits;
     relaxed.max_bytes = 3 * size + 16;
     JsonValue again;
