@@ -11,8 +11,10 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
 
 #include "commands.h"
+#include "doberman/doberman.h"
 
 int main(int argc, char** argv) {
   using namespace doberman::compiler;
@@ -23,6 +25,8 @@ int main(int argc, char** argv) {
   CLI::App app{"dobermanc: compiles Doberman guardrail packs (YAML or DSL) into signed packs"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every subcommand");
+  app.set_version_flag("--version,-V", std::string("dobermanc ") + doberman_runtime_version() +
+                                           "; runtime ABI " + std::to_string(DOBERMAN_ABI_VERSION));
   CommonOptions common;
   app.add_option("--diagnostics", common.format, "Diagnostic output: text or json")
       ->check(CLI::IsMember({"text", "json"}));
@@ -80,6 +84,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

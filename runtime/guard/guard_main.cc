@@ -60,7 +60,7 @@ const char kUsage[] =
     "       doberman-guard mcp-proxy [--name N] [--pack P] [--pubkey K]... [--state-dir D]\n"
     "                                -- SERVER [ARGS...]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
-    "       doberman-guard version\n"
+    "       doberman-guard version | --version\n"
     "\n"
     "check   reads JSON lines (hook payloads, optionally with \"id\") on stdin and writes one "
     "JSON\n"
@@ -100,6 +100,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
   int i = 1;
   if (i >= argc) return false;
   o->mode = argv[i++];
+  if (o->mode == "--version" || o->mode == "-V") o->mode = "version";
   if (o->mode == "hook") {
     if (i >= argc) return false;
     o->host_name = argv[i++];
@@ -398,7 +399,8 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   if (o.mode == "version") {
-    std::printf("doberman-guard 0.1.0 (runtime ABI %d)\n", DOBERMAN_ABI_VERSION);
+    std::printf("doberman-guard %s; runtime ABI %d\n", doberman_runtime_version(),
+                DOBERMAN_ABI_VERSION);
     return 0;
   }
   if (o.mode == "hook") return RunHook(o, start);

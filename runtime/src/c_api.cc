@@ -15,6 +15,7 @@
 #include <iterator>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "blob_loader.h"
 #include "call_units.h"
@@ -365,6 +366,15 @@ doberman_status doberman_canonical_views(const doberman_pack* pack, doberman_fie
   } catch (...) {
     return DOBERMAN_E_INTERNAL;
   }
+}
+
+const char* doberman_runtime_version(void) {
+  // Built once: hs_version() is a constant string of the linked Hyperscan.
+  static const std::string line = std::string(DOBERMAN_VERSION_STRING) + "; packs: envelope " +
+                                  std::to_string(doberman::internal::kOldestEnvelopeVersion) + "-" +
+                                  std::to_string(doberman::internal::kEnvelopeVersion) +
+                                  "; Hyperscan " + hs_version() + "; " + DOBERMAN_BUILD_TYPE;
+  return line.c_str();
 }
 
 }  // extern "C"

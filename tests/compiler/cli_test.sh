@@ -113,6 +113,10 @@ sed -i 's/2027-02-30/2099-02-29/' exp/mini.yaml
 sed -i 's/2099-02-29/2096-02-29/' exp/mini.yaml
 "$dobermanc" build exp --key k.key --out expout >/dev/null 2>&1; check "expires 2096-02-29 (a leap day) accepted" 0 $?
 
+# --version names the runtime, the pack formats and the Hyperscan it builds with.
+"$dobermanc" --version > version.txt; check "--version" 0 $?
+expect_true "--version names envelope and Hyperscan versions" grep -q "envelope [0-9]*-[0-9]*; Hyperscan [0-9]" version.txt
+
 # A build stopped by a signal or a file size limit leaves no partial pack, not even a temporary one.
 mkdir -p sigout
 (ulimit -f 8; "$dobermanc" build "$mini" --key k.key --out sigout >/dev/null 2>&1); check "build over RLIMIT_FSIZE fails as I/O" 3 $?

@@ -49,6 +49,13 @@ class ClaudeCodeHook(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         return json.loads(r.stdout)["hookSpecificOutput"]
 
+    def test_version_names_the_runtime_formats_and_hyperscan(self):
+        for flag in ("version", "--version", "-V"):
+            r = run([flag], "")
+            self.assertEqual(r.returncode, 0, flag)
+            self.assertRegex(r.stdout.decode(), r"^doberman-guard [0-9.]+; packs: envelope [0-9]+-[0-9]+; "
+                             r"Hyperscan [0-9]")
+
     def test_block_is_deny_with_reason(self):
         out = self.answer(hook(pre_tool("Bash", {"command": "sudo rm -rf /", "description": "x"})))
         self.assertEqual(out["hookEventName"], "PreToolUse")

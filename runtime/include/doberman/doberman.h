@@ -128,6 +128,11 @@ typedef struct doberman_pack_info {
 /* Strings stay valid while the pack lives. */
 doberman_status doberman_pack_get_info(const doberman_pack* pack, doberman_pack_info* info);
 
+/* One line describing this runtime: its version, the pack envelope versions it reads, the Hyperscan
+ * version it scans with and its build type, e.g. "0.1.0; packs: envelope 2-3; Hyperscan 5.4.0
+ * 2023-02-08; RelWithDebInfo". A static string, never NULL. */
+const char* doberman_runtime_version(void);
+
 /* Rule metadata by index (as found in doberman_hit.rule). NULL when out of range. */
 const char* doberman_rule_id(const doberman_pack* pack, uint32_t rule);
 const char* doberman_rule_reason(const doberman_pack* pack, uint32_t rule);
