@@ -26,6 +26,7 @@
 #include "log_command.h"
 #include "mcp_proxy.h"
 #include "session_memory.h"
+#include "squid_acl.h"
 
 namespace {
 
@@ -59,6 +60,7 @@ const char kUsage[] =
     "                          [--verdict PASS|AUTH|BLOCK] [--verify]\n"
     "       doberman-guard mcp-proxy [--name N] [--pack P] [--pubkey K]... [--state-dir D]\n"
     "                                -- SERVER [ARGS...]\n"
+    "       doberman-guard squid-acl [--pack P] [--pubkey K]... [--allow FILE]\n"
     "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
     "       doberman-guard version | --version\n"
     "\n"
@@ -74,6 +76,8 @@ const char kUsage[] =
     "mcp-proxy  runs the stdio MCP server SERVER and relays the client's messages (stdin/stdout),\n"
     "        judging tools/call (as tool mcp__N__NAME), results and tools/list; anything not\n"
     "        PASS is answered with a JSON-RPC error instead of being forwarded.\n"
+    "squid-acl  a Squid external ACL helper (%URI %METHOD %DST %PORT, concurrency ids): OK\n"
+    "        only for an allowlisted host whose URL the pack lets through; else ERR.\n"
     "\n"
     "--pack    signed pack (default $DOBERMAN_PACK); repeat it for further packs, which\n"
     "          combine raise-only (an organisation pack and a team pack, say)\n"
@@ -106,7 +110,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     o->host_name = argv[i++];
     if (!doberman::guard::HostFromName(o->host_name, &o->host)) return false;
   } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
-             o->mode != "log" && o->mode != "serve" && o->mode != "mcp-proxy") {
+             o->mode != "log" && o->mode != "serve" && o->mode != "mcp-proxy" &&
+             o->mode != "squid-acl") {
     return false;
   }
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
@@ -141,6 +146,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->workers = std::atoi(v.c_str());
     } else if (o->mode == "serve" && a == "--request-timeout-ms") {
       if (!value(&v) || !ParseDeadline(v, &o->request_timeout_ms)) return false;
+    } else if (o->mode == "squid-acl" && a == "--allow") {
+      if (!value(&o->allow_file) || o->allow_file.empty()) return false;
     } else if (o->mode == "mcp-proxy" && a == "--name") {
       if (!value(&o->mcp_name) || o->mcp_name.empty() ||
           o->mcp_name.find_first_of(" \t/") != std::string::npos) {
@@ -405,6 +412,7 @@ int main(int argc, char** argv) {
   }
   if (o.mode == "hook") return RunHook(o, start);
   if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
+  if (o.mode == "squid-acl") return doberman::guard::RunSquidAcl(o, o.allow_file);
   if (o.mode == "mcp-proxy") {
     doberman::guard::McpProxyOptions mo;
     mo.server_argv = o.server_argv;

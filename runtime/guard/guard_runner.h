@@ -41,6 +41,8 @@ struct Options {
   // mcp-proxy
   std::string mcp_name;                  // --name: N in mcp__N__TOOL
   std::vector<std::string> server_argv;  // after `--`: the stdio MCP server to run
+  // squid-acl
+  std::string allow_file;  // --allow: the egress allowlist (default-deny)
 };
 
 struct LoadedPack {

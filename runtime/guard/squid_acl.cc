@@ -1,0 +1,194 @@
+// The Squid external ACL helper (squid_acl.h): one request per line, `CHANNEL URI METHOD HOST PORT`
+// with each field URL-encoded by Squid, one answer per line, `CHANNEL OK` or `CHANNEL ERR
+// message=...`. The allowlist is read once at start; the pack judges the URL as a fetch.
+#include "squid_acl.h"
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json.h"
+
+namespace doberman::guard {
+namespace {
+
+using internal::JsonType;
+using internal::JsonValue;
+
+int Hex(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Squid's rfc1738 escaping of helper arguments.
+std::string Unescape(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && Hex(s[i + 1]) >= 0 && Hex(s[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(Hex(s[i + 1]) * 16 + Hex(s[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(s[i]);
+    }
+  }
+  return out;
+}
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// An address rather than a name: IPv4 dotted digits or anything with ':' (IPv6).
+bool IsIpLiteral(const std::string& host) {
+  if (host.find(':') != std::string::npos || (!host.empty() && host.front() == '[')) return true;
+  return !host.empty() && host.find_first_not_of("0123456789.") == std::string::npos;
+}
+
+struct Allowlist {
+  std::vector<std::string> exact;     // host or host:port
+  std::vector<std::string> suffixes;  // ".domain" from "*.domain"
+
+  bool Allows(const std::string& host, const std::string& port) const {
+    for (const std::string& e : exact) {
+      if (e == host || e == host + ":" + port) return true;
+    }
+    for (const std::string& s : suffixes) {
+      if (host.size() > s.size() && host.compare(host.size() - s.size(), s.size(), s) == 0)
+        return true;
+    }
+    return false;
+  }
+};
+
+bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) {
+  if (path.empty()) return true;  // nothing allowed
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read the allowlist " + path;
+    return false;
+  }
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string entry, extra;
+    if (!(words >> entry)) continue;
+    if (words >> extra) {
+      *error = path + ":" + std::to_string(number) + ": one host a line";
+      return false;
+    }
+    entry = Lower(entry);
+    if (entry.rfind("*.", 0) == 0) {
+      out->suffixes.push_back(entry.substr(1));
+    } else if (IsIpLiteral(entry.substr(0, entry.rfind(':')))) {
+      *error =
+          path + ":" + std::to_string(number) + ": IP literals are never allowed; name the host";
+      return false;
+    } else {
+      out->exact.push_back(entry);
+    }
+  }
+  return true;
+}
+
+// One request: "" when it may go, else why not.
+std::string Judge(const Options& o, const LoadedPack& lp, const Allowlist& allow,
+                  const std::vector<std::string>& f) {
+  if (f.size() < 4) return "the helper got too few fields (check external_acl_type's format)";
+  const std::string uri = Unescape(f[0]), method = Unescape(f[1]);
+  const std::string host = Lower(Unescape(f[2])), port = Unescape(f[3]);
+  if (IsIpLiteral(host)) return "an IP address as destination is never allowed";
+  const size_t scheme = uri.find("://");
+  const size_t authority = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t path = uri.find('/', authority);
+  if (uri.substr(authority, path == std::string::npos ? std::string::npos : path - authority)
+          .find('@') != std::string::npos) {
+    return "credentials in the URL are never allowed";
+  }
+  if (!allow.Allows(host, port)) return "the destination is not on the allowlist";
+  // The pack judges the request as a fetch of its URL (CONNECT: of https://host:port/).
+  const std::string url = method == "CONNECT" || scheme == std::string::npos
+                              ? "https://" + host + ":" + port + "/"
+                              : uri;
+  JsonValue payload;
+  payload.type = JsonType::kObject;
+  auto str = [](const std::string& s) {
+    JsonValue v;
+    v.type = JsonType::kString;
+    v.text = s;
+    return v;
+  };
+  JsonValue input;
+  input.type = JsonType::kObject;
+  input.members.emplace_back("url", str(url));
+  payload.members.emplace_back("hook_event_name", str("PreToolUse"));
+  payload.members.emplace_back("session_id", str("squid-acl"));
+  payload.members.emplace_back("cwd", str("/"));
+  payload.members.emplace_back("tool_name", str("WebFetch"));
+  payload.members.emplace_back("tool_input", std::move(input));
+  ParsedPayload parsed;
+  std::string error;
+  if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) return "unreadable: " + error;
+  const Decision d = DecideParsed(lp, parsed);
+  (void)o;
+  if (d.verdict != DOBERMAN_PASS) return d.Explanation().empty() ? "refused" : d.Explanation();
+  return std::string();
+}
+
+// Squid reads `message=` up to the end of the line; keep it on one line and without secrets (an
+// explanation never quotes the URL).
+std::string Answer(const std::string& channel, const std::string& why) {
+  if (why.empty()) return channel + " OK\n";
+  std::string m;
+  for (char c : why) m.push_back(c == '\n' || c == '\r' ? ' ' : c);
+  return channel + " ERR message=\"Doberman: " + m + "\"\n";
+}
+
+}  // namespace
+
+int RunSquidAcl(const Options& o, const std::string& allow_file) {
+  Allowlist allow;
+  std::string error;
+  if (!ReadAllowlist(allow_file, &allow, &error)) {
+    std::fprintf(stderr, "doberman-guard squid-acl: %s\n", error.c_str());
+    return 3;
+  }
+  LoadedPack lp;
+  Load(o, &lp);
+  if (lp.scratch == nullptr)
+    std::fprintf(stderr, "doberman-guard squid-acl: %s (every request is refused)\n",
+                 lp.error.c_str());
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::istringstream words(line);
+    std::string channel;
+    std::vector<std::string> fields;
+    words >> channel;
+    for (std::string w; words >> w;) fields.push_back(w);
+    if (channel.empty()) continue;
+    const bool numbered = channel.find_first_not_of("0123456789") == std::string::npos;
+    if (!numbered) {  // no concurrency: the whole line is the request
+      fields.insert(fields.begin(), channel);
+      channel.clear();
+    }
+    std::string out = Answer(channel, Judge(o, lp, allow, fields));
+    if (channel.empty()) out.erase(0, 1);  // "OK" / "ERR ...", no leading space
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+  }
+  return 0;
+}
+
+}  // namespace doberman::guard

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""The egress broker with a real Squid (Debian's squid, installed by scripts/install-deps): Squid
+runs examples/squid/squid.conf.in filled in, with `doberman-guard squid-acl` as its external ACL
+helper, in front of a local web server. An allowlisted host is fetched; an IP literal, a host off the
+allowlist, a URL carrying a secret and a URL with credentials are refused by Squid (403) and never
+reach the server; the helper answers unreadable lines with ERR. Skipped (and says why) when Squid is
+not installed or the test does not run as root (Squid drops to the `proxy` user)."""
+import http.server
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+GUARD = os.environ.get("DOBERMAN_GUARD", "doberman-guard")
+PACKS = os.environ.get("DOBERMAN_TEST_PACKS", "test-packs")
+PACK = os.path.join(PACKS, "default", "default.dpack")
+PUB = os.path.join(PACKS, "test.pub")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TEMPLATE = os.path.join(ROOT, "examples", "squid", "squid.conf.in")
+SQUID = shutil.which("squid") or "/usr/sbin/squid"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Helper(unittest.TestCase):
+    """The helper protocol alone (no Squid needed)."""
+
+    def test_answers_per_channel_and_refuses_what_it_cannot_read(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("localhost\n*.example.com\n")
+        lines = ["7 http://localhost:8080/ GET localhost 8080",
+                 "8 http://a.example.com/%3Ft%3Dghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g GET a.example.com 80",
+                 "9 http://10.0.0.1/ GET 10.0.0.1 80",
+                 "10 garbage"]
+        r = subprocess.run([GUARD, "squid-acl", "--pack", PACK, "--pubkey", PUB, "--allow", f.name],
+                           input=("\n".join(lines) + "\n").encode(), capture_output=True, timeout=30)
+        out = r.stdout.decode().splitlines()
+        self.assertEqual(out[0], "7 OK")
+        for line, channel in zip(out[1:], ("8", "9", "10")):
+            self.assertTrue(line.startswith(channel + " ERR message="), line)
+        self.assertNotIn("ghp_", r.stdout.decode())  # a matched secret is never echoed
+
+    def test_an_unreadable_allowlist_stops_the_helper(self):
+        r = subprocess.run([GUARD, "squid-acl", "--pack", PACK, "--pubkey", PUB, "--allow",
+                            "/nonexistent/allow.txt"], input=b"1 http://x/ GET x 80\n",
+                           capture_output=True, timeout=30)
+        self.assertEqual(r.returncode, 3)
+        self.assertEqual(r.stdout, b"")
+
+
+@unittest.skipUnless(os.path.exists(SQUID), "squid is not installed (scripts/install-deps installs it)")
+@unittest.skipUnless(os.geteuid() == 0, "Squid runs as the proxy user: the test needs root")
+class RealSquid(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="doberman-squid-")
+        os.chmod(self.dir, 0o755)
+        # Squid runs its helper as `proxy`: give it its own copies it can read.
+        for src in (GUARD, PACK, PUB):
+            shutil.copy(src, self.dir)
+        with open(os.path.join(self.dir, "allow.txt"), "w") as f:
+            f.write("localhost\n")
+        with open(os.path.join(self.dir, "page.txt"), "w") as f:
+            f.write("hello through the broker\n")
+        shutil.chown(self.dir, "proxy", "proxy")
+        for name in os.listdir(self.dir):
+            shutil.chown(os.path.join(self.dir, name), "proxy", "proxy")
+        self.hits = []
+        directory = self.dir
+        hits = self.hits
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *a, **k):
+                super().__init__(*a, directory=directory, **k)
+
+            def log_message(self, *a):
+                hits.append(self.path)
+
+        self.web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.web_port = self.web.server_address[1]
+        threading.Thread(target=self.web.serve_forever, daemon=True).start()
+        self.port = free_port()
+        values = {"@GUARD@": os.path.join(self.dir, "doberman-guard"),
+                  "@PACK@": os.path.join(self.dir, os.path.basename(PACK)),
+                  "@PUBKEY@": os.path.join(self.dir, os.path.basename(PUB)),
+                  "@PORT@": str(self.port), "@ALLOW@": os.path.join(self.dir, "allow.txt"),
+                  "@RUNDIR@": self.dir}
+        conf = open(TEMPLATE).read()
+        for k, v in values.items():
+            conf = conf.replace(k, v)
+        self.conf = os.path.join(self.dir, "squid.conf")
+        with open(self.conf, "w") as f:
+            f.write(conf)
+        self.squid = subprocess.Popen([SQUID, "-N", "-f", self.conf], stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            self.fail("squid did not start; see " + os.path.join(self.dir, "cache.log"))
+
+    def tearDown(self):
+        self.squid.terminate()
+        try:
+            self.squid.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.squid.kill()
+        self.web.shutdown()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def fetch(self, url):
+        opener = urllib.request.build_opener(
+            urllib.request.ProxyHandler({"http": "http://127.0.0.1:%d" % self.port}))
+        try:
+            with opener.open(url, timeout=20) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, b""
+
+    def test_allowlisted_host_is_fetched(self):
+        status, body = self.fetch("http://localhost:%d/page.txt" % self.web_port)
+        self.assertEqual(status, 200)
+        self.assertEqual(body, b"hello through the broker\n")
+        self.assertEqual(self.hits, ["/page.txt"])
+
+    def raw_status(self, request_url):
+        """The proxy's status for a request line sent as written (urllib would move credentials
+        out of the URL into a header)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=20) as s:
+            s.sendall(("GET %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                       % request_url).encode())
+            return int(s.recv(64).split()[1])
+
+    def test_refused_requests_never_reach_the_server(self):
+        for url in ("http://127.0.0.1:%d/page.txt" % self.web_port,          # an IP literal
+                    "http://localhost:%d/page.txt?k=ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g"
+                    % self.web_port,                                            # a secret
+                    "http://example.org/"):                                     # off the list
+            status, _ = self.fetch(url)
+            self.assertEqual(status, 403, url)
+        status = self.raw_status("http://u:pw@localhost:%d/page.txt" % self.web_port)
+        self.assertEqual(status, 403, "credentials in the URL")
+        self.assertEqual(self.hits, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
