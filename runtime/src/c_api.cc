@@ -18,6 +18,7 @@
 #include <string>
 
 #include "blob_loader.h"
+#include "build_info.h"
 #include "call_units.h"
 #include "decider.h"
 #include "doberman/doberman.h"

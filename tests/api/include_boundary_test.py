@@ -18,7 +18,8 @@ LAYERS = {
     "guard": (["runtime/guard"], ["public_api", "json", "state"]),
     "compiler": (["compiler/src"], ["public_api", "format", "json", "generated"]),
 }
-GENERATED = {"pack_generated.h", "DobermanLexer.h", "DobermanParser.h", "DobermanParserBaseListener.h",
+GENERATED = {"pack_generated.h", "build_info.h", "DobermanLexer.h", "DobermanParser.h",
+             "DobermanParserBaseListener.h",
              "DobermanParserListener.h", "DobermanParserBaseVisitor.h", "DobermanParserVisitor.h"}
 
 
