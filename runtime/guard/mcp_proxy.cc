@@ -243,15 +243,15 @@ class Proxy {
     }
   }
 
-  // ---- the client relay
-  // --------------------------------------------------------------------------- Returns the line to
-  // forward for one client message (empty: nothing), answering refusals itself.
-  std::string FromClient(const JsonValue& msg, std::string_view raw, bool* forward_raw) {
+  // ---- the client relay -------------------------------------------------------------------------
+  // Judges one client message; *forward_raw says whether it goes to the server as received
+  // (refusals are answered here).
+  void FromClient(const JsonValue& msg, bool* forward_raw) {
     *forward_raw = true;
-    if (msg.type != JsonType::kObject) return std::string();
+    if (msg.type != JsonType::kObject) return;
     const JsonValue* id = msg.Find("id");
     const std::string* method = msg.FindString("method");
-    if (method == nullptr || id == nullptr) return std::string();  // notifications, responses
+    if (method == nullptr || id == nullptr) return;  // notifications, responses
     const JsonValue* params = msg.Find("params");
     static const JsonValue kEmpty;
     const JsonValue& p = params != nullptr ? *params : kEmpty;
@@ -262,7 +262,7 @@ class Proxy {
         Decision d;
         d.Raise(DOBERMAN_AUTH, "error:bad_call", "tools/call without a tool name");
         ToClient(ErrorLine(id, kRefused, Refusal("a tools/call without a name", d), &d));
-        return std::string();
+        return;
       }
       const std::string tool = "mcp__" + mo_.name + "__" + *name;
       bool withheld = false;
@@ -280,7 +280,7 @@ class Proxy {
       if (d.verdict != DOBERMAN_PASS) {
         *forward_raw = false;
         ToClient(ErrorLine(id, kRefused, Refusal(("the call of " + tool).c_str(), d), &d));
-        return std::string();
+        return;
       }
       Remember(*id, {Pending::Kind::kCall, tool, p});
     } else if (*method == "tools/list") {
@@ -288,8 +288,6 @@ class Proxy {
     } else if (*method == "resources/read") {
       Remember(*id, {Pending::Kind::kResource, "mcp__" + mo_.name + "__read_resource", p});
     }
-    (void)raw;
-    return std::string();
   }
 
   void Remember(const JsonValue& id, Pending p) {
@@ -297,9 +295,8 @@ class Proxy {
     pending_[IdKey(id)] = {id, std::move(p)};
   }
 
-  // ---- the server relay
-  // --------------------------------------------------------------------------- Forwards one server
-  // message (raw when it passes), or its replacement.
+  // ---- the server relay -------------------------------------------------------------------------
+  // Forwards one server message (raw when it passes), or its replacement.
   void FromServer(const JsonValue& msg, std::string_view raw) {
     const JsonValue* id = msg.type == JsonType::kObject ? msg.Find("id") : nullptr;
     const bool response = id != nullptr && msg.Find("method") == nullptr;
@@ -328,7 +325,6 @@ class Proxy {
       ToClient(FilterToolList(msg, *result, raw));
       return;
     }
-    static const JsonValue kEmpty;
     const JsonValue* args = p.request.Find(p.kind == Pending::Kind::kCall ? "arguments" : "uri");
     JsonValue input;
     if (p.kind == Pending::Kind::kResource) {
@@ -341,7 +337,6 @@ class Proxy {
       ToClient(ErrorLine(id, kWithheld, Refusal(("the result of " + p.tool).c_str(), d), &d));
       return;
     }
-    (void)kEmpty;
     ToClient(raw);
   }
 
@@ -502,7 +497,7 @@ int Proxy::Run() {
         bool f = true;
         std::string one;
         AppendJsonValue(m, &one);
-        FromClient(m, one, &f);
+        FromClient(m, &f);
         all = all && f;
         if (f) {
           if (any) rest.push_back(',');
@@ -523,7 +518,7 @@ int Proxy::Run() {
       if (!server_open) FailPending("the MCP server is not running");
       continue;
     }
-    FromClient(msg, line, &forward);
+    FromClient(msg, &forward);
     if (!forward) continue;
     if (server_open) server_open = WriteAll(to_server[1], line + "\n");
     // A write can still succeed after the server's output ended (a dying process releases its

@@ -103,8 +103,7 @@ bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) 
 }
 
 // One request: "" when it may go, else why not.
-std::string Judge(const Options& o, const LoadedPack& lp, const Allowlist& allow,
-                  const std::vector<std::string>& f) {
+std::string Judge(const LoadedPack& lp, const Allowlist& allow, const std::vector<std::string>& f) {
   if (f.size() < 4) return "the helper got too few fields (check external_acl_type's format)";
   const std::string uri = Unescape(f[0]), method = Unescape(f[1]);
   const std::string host = Lower(Unescape(f[2])), port = Unescape(f[3]);
@@ -141,7 +140,6 @@ std::string Judge(const Options& o, const LoadedPack& lp, const Allowlist& allow
   std::string error;
   if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) return "unreadable: " + error;
   const Decision d = DecideParsed(lp, parsed);
-  (void)o;
   if (d.verdict != DOBERMAN_PASS) return d.Explanation().empty() ? "refused" : d.Explanation();
   return std::string();
 }
@@ -183,7 +181,7 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
       fields.insert(fields.begin(), channel);
       channel.clear();
     }
-    std::string out = Answer(channel, Judge(o, lp, allow, fields));
+    std::string out = Answer(channel, Judge(lp, allow, fields));
     if (channel.empty()) out.erase(0, 1);  // "OK" / "ERR ...", no leading space
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
