@@ -386,4 +386,32 @@ bool ConvertPayload(const JsonValue& payload, Host host, ParsedPayload* out, std
   return false;
 }
 
+internal::JsonValue MakeToolPayload(const std::string& event, const std::string& session,
+                                    const std::string& cwd, const std::string& tool,
+                                    const internal::JsonValue& input,
+                                    const internal::JsonValue* output) {
+  using internal::JsonType;
+  using internal::JsonValue;
+  auto str = [](const std::string& s) {
+    JsonValue v;
+    v.type = JsonType::kString;
+    v.text = s;
+    return v;
+  };
+  JsonValue payload;
+  payload.type = JsonType::kObject;
+  payload.members.emplace_back("hook_event_name", str(event));
+  payload.members.emplace_back("session_id", str(session));
+  payload.members.emplace_back("cwd", str(cwd));
+  payload.members.emplace_back("tool_name", str(tool));
+  JsonValue args = input;
+  if (args.type != JsonType::kObject) {
+    args = JsonValue();
+    args.type = JsonType::kObject;
+  }
+  payload.members.emplace_back("tool_input", std::move(args));
+  if (output != nullptr) payload.members.emplace_back("tool_response", *output);
+  return payload;
+}
+
 }  // namespace doberman::guard

@@ -51,6 +51,14 @@ struct ParsedPayload {
   bool has_tool_response = false;
 };
 
+// A Claude Code-shaped tool payload for callers that judge something other than a host's hook (the
+// MCP proxy, the Squid helper): `input` as tool_input (an object; anything else becomes {}), and
+// `output`, when given, as tool_response.
+internal::JsonValue MakeToolPayload(const std::string& event, const std::string& session,
+                                    const std::string& cwd, const std::string& tool,
+                                    const internal::JsonValue& input,
+                                    const internal::JsonValue* output);
+
 // Converts a parsed JSON payload. `host` limits the event names to that host's (kAny: every host's,
 // for `check`). Returns false with `error` when it is not a payload we can judge; `error` never
 // quotes payload text beyond field names.

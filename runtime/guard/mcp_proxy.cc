@@ -149,25 +149,7 @@ class Proxy {
   // Decides one hook payload built from a message; never throws, never PASSes on an error.
   Decision Judge(const std::string& event, const std::string& tool, const JsonValue& input,
                  const JsonValue* output) {
-    JsonValue payload;
-    payload.type = JsonType::kObject;
-    auto str = [](std::string s) {
-      JsonValue v;
-      v.type = JsonType::kString;
-      v.text = std::move(s);
-      return v;
-    };
-    payload.members.emplace_back("hook_event_name", str(event));
-    payload.members.emplace_back("session_id", str(session_));
-    payload.members.emplace_back("cwd", str(cwd_));
-    payload.members.emplace_back("tool_name", str(tool));
-    JsonValue args = input;
-    if (args.type != JsonType::kObject) {
-      args = JsonValue();
-      args.type = JsonType::kObject;
-    }
-    payload.members.emplace_back("tool_input", std::move(args));
-    if (output != nullptr) payload.members.emplace_back("tool_response", *output);
+    const JsonValue payload = MakeToolPayload(event, session_, cwd_, tool, input, output);
     std::lock_guard<std::mutex> lock(judge_mu_);
     timespec start{};
     clock_gettime(CLOCK_MONOTONIC, &start);

@@ -120,22 +120,13 @@ std::string Judge(const LoadedPack& lp, const Allowlist& allow, const std::vecto
   const std::string url = method == "CONNECT" || scheme == std::string::npos
                               ? "https://" + host + ":" + port + "/"
                               : uri;
-  JsonValue payload;
-  payload.type = JsonType::kObject;
-  auto str = [](const std::string& s) {
-    JsonValue v;
-    v.type = JsonType::kString;
-    v.text = s;
-    return v;
-  };
   JsonValue input;
   input.type = JsonType::kObject;
-  input.members.emplace_back("url", str(url));
-  payload.members.emplace_back("hook_event_name", str("PreToolUse"));
-  payload.members.emplace_back("session_id", str("squid-acl"));
-  payload.members.emplace_back("cwd", str("/"));
-  payload.members.emplace_back("tool_name", str("WebFetch"));
-  payload.members.emplace_back("tool_input", std::move(input));
+  input.members.emplace_back("url", JsonValue());
+  input.members.back().second.type = JsonType::kString;
+  input.members.back().second.text = url;
+  const JsonValue payload =
+      MakeToolPayload("PreToolUse", "squid-acl", "/", "WebFetch", input, nullptr);
   ParsedPayload parsed;
   std::string error;
   if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) return "unreadable: " + error;
