@@ -1,4 +1,5 @@
-// Decision assembly and host answer formatting.
+// Payload text -> parsed payload -> one decision over its calls, and a decision -> the `check`
+// line.
 #include "guard_output.h"
 
 #include <algorithm>
@@ -195,6 +196,27 @@ std::string CheckLine(const Decision& d, const ParsedPayload* payload) {
   }
   out += "]}\n";
   return out;
+}
+
+bool ParsePayloadText(std::string_view text, Host host, ParsedPayload* payload, Decision* failure) {
+  doberman::internal::JsonValue json;
+  doberman::internal::JsonError jerr;
+  doberman::internal::JsonLimits limits;
+  limits.max_bytes = kMaxPayloadBytes;
+  if (!doberman::internal::ParseJson(text, limits, &json, &jerr)) {
+    failure->Raise(DOBERMAN_AUTH, "error:bad_payload",
+                   "payload is not valid JSON (" + jerr.message + " at byte " +
+                       std::to_string(jerr.offset) + ")");
+    failure->status = "DOBERMAN_E_ARGUMENT";
+    return false;
+  }
+  std::string error;
+  if (!doberman::guard::ConvertPayload(json, host, payload, &error)) {
+    failure->Raise(DOBERMAN_AUTH, "error:bad_payload", error);
+    failure->status = "DOBERMAN_E_ARGUMENT";
+    return false;
+  }
+  return true;
 }
 
 }  // namespace doberman::guard

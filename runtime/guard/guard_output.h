@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "doberman/doberman.h"
@@ -54,6 +55,12 @@ struct Decision {
   void Explain(const std::string& reason, const std::string& message);
   std::string Explanation() const;  // "message [rule]; message [rule]"
 };
+
+inline constexpr size_t kMaxPayloadBytes = 64u << 20;
+
+// Parses one payload (JSON text) for `host` (kAny: any host's events); on failure returns false
+// with `failure` raised to AUTH naming the cause, status DOBERMAN_E_ARGUMENT.
+bool ParsePayloadText(std::string_view text, Host host, ParsedPayload* payload, Decision* failure);
 
 // Decides every call of the payload; the verdict is the maximum.
 Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,

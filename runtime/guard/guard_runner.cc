@@ -105,28 +105,6 @@ int64_t MicrosSince(const timespec& start) {
   return (now.tv_sec - start.tv_sec) * 1000000 + (now.tv_nsec - start.tv_nsec) / 1000;
 }
 
-// Parses one payload; on failure returns a Decision raised to `failure_verdict` naming the cause.
-bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure) {
-  doberman::internal::JsonValue json;
-  doberman::internal::JsonError jerr;
-  doberman::internal::JsonLimits limits;
-  limits.max_bytes = kMaxPayloadBytes;
-  if (!doberman::internal::ParseJson(text, limits, &json, &jerr)) {
-    failure->Raise(DOBERMAN_AUTH, "error:bad_payload",
-                   "payload is not valid JSON (" + jerr.message + " at byte " +
-                       std::to_string(jerr.offset) + ")");
-    failure->status = "DOBERMAN_E_ARGUMENT";
-    return false;
-  }
-  std::string error;
-  if (!doberman::guard::ConvertPayload(json, host, payload, &error)) {
-    failure->Raise(DOBERMAN_AUTH, "error:bad_payload", error);
-    failure->status = "DOBERMAN_E_ARGUMENT";
-    return false;
-  }
-  return true;
-}
-
 Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
   if (lp.scratch == nullptr || !lp.error.empty()) {
     Decision d;
@@ -143,7 +121,7 @@ Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
 Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload) {
   Decision d;
   d.verdict = DOBERMAN_PASS;
-  if (!Parse(text, Host::kAny, payload, &d)) return d;
+  if (!ParsePayloadText(text, Host::kAny, payload, &d)) return d;
   return DecideParsed(lp, *payload);
 }
 
@@ -166,7 +144,7 @@ HookOutcome DecideHook(const Options& o, Host host, std::string_view text, Loade
                                         Memory*)) {
   HookOutcome out;
   out.decision.verdict = DOBERMAN_PASS;
-  if (!Parse(text, host, &out.payload, &out.decision)) {
+  if (!ParsePayloadText(text, host, &out.payload, &out.decision)) {
     out.answer = RefuseUnreadable(host, out.decision.Explanation());
     return out;
   }

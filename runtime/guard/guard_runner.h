@@ -21,8 +21,6 @@
 
 namespace doberman::guard {
 
-inline constexpr size_t kMaxPayloadBytes = 64u << 20;
-
 struct Options {
   std::string mode, host_name, pack, state, state_dir;
   // Further packs (--pack repeated): an organisation pack and a team pack, say, each verified with
@@ -133,9 +131,6 @@ struct Memory {
 bool TurnGateOff(const Options& o, const ParsedPayload& payload);
 
 int64_t MicrosSince(const timespec& start);
-
-// Parses one payload; on failure returns false with `failure` raised to AUTH naming the cause.
-bool Parse(std::string_view text, Host host, ParsedPayload* payload, Decision* failure);
 
 Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload);
 Decision DecideText(std::string_view text, const LoadedPack& lp, ParsedPayload* payload);

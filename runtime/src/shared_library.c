@@ -1,5 +1,5 @@
-/* libdoberman_runtime.so's own translation unit: the library is the runtime core's objects whole (see
- * runtime/CMakeLists.txt); this file only pins, at build time, that the soname CMake gives the
+/* libdoberman_runtime.so's own translation unit: the library is the runtime core's objects whole
+ * (see runtime/CMakeLists.txt); this file only pins, at build time, that the soname CMake gives the
  * library is the ABI version doberman.h declares. */
 #include "doberman/doberman.h"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix and builds a C host against it the four ways a host
-# integrating the runtime would: pkg-config (shared, static) and CMake find_package (shared, static).
+# integrating the runtime would: pkg-config (shared, static), CMake find_package (shared, static) and
+# the Python module.
 # Each consumer loads the test pack and must BLOCK `rm -rf /`. Then the prefix is moved elsewhere and
 # the CMake consumers are built again (relocatable), and the shared library's exports, soname and
 # dependencies are checked.
@@ -96,6 +97,16 @@ build_cmake moved-shared "$work/moved" OFF
 run_host moved-shared "$work/build-moved-shared/host"
 build_cmake moved-static "$work/moved" ON
 run_host moved-static "$work/build-moved-static/host"
+# The Python module, imported from the moved prefix (it carries the runtime itself).
+pymod=$(find "$work/moved" -name 'doberman.cpython-*.so' | head -1)
+[[ -n "$pymod" ]] || fail "no Python module installed"
+out=$(PYTHONPATH=$(dirname "$pymod") python3 -c '
+import sys, doberman
+d = doberman.load(sys.argv[1], sys.argv[2]).decide(
+    {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm -rf /"}})
+print(d.verdict)' "$packs/default/default.dpack" "$packs/test.pub") || fail "python: $out"
+[[ "$out" == BLOCK ]] || fail "python: expected BLOCK, got '$out'"
+echo "python (installed in ${pymod#"$work/moved/"}): BLOCK"
 mv "$work/moved" "$prefix"
 # A version the package is not compatible with is refused.
 sed -i 's/doberman-runtime 0.1 CONFIG/doberman-runtime 9.0 CONFIG/' "$work/src/CMakeLists.txt"
