@@ -5,6 +5,7 @@
 #include <hs/hs.h>
 
 #include <algorithm>
+#include <cmath>
 #include <charconv>
 #include <ctime>
 #include <filesystem>
@@ -197,7 +198,8 @@ class Checker {
   std::optional<double> Number(const Text& t, std::string_view what) {
     char* end = nullptr;
     double v = std::strtod(t.value.c_str(), &end);
-    if (t.value.empty() || end != t.value.c_str() + t.value.size() || v < 0) {
+    // !(v >= 0) also refuses NaN, which every later comparison would let through.
+    if (t.value.empty() || end != t.value.c_str() + t.value.size() || !(v >= 0) || std::isinf(v)) {
       diags_.Error(DiagCode::E2103, t.loc,
                    std::string(what) + " must be a non-negative number, found '" + t.value + "'");
       return std::nullopt;
@@ -254,9 +256,10 @@ class Checker {
       if (!OneOf(l.name, kLimitNames, "limit")) continue;
       auto v = Unsigned(l.value, l.name.value);
       if (!v) continue;
-      if (*v == 0 || *v > (1ull << 32)) {
+      // Every limit fits 32 bits (most are stored as uint32: a larger value would wrap).
+      if (*v == 0 || *v > UINT32_MAX) {
         diags_.Error(DiagCode::E2103, l.value.loc,
-                     "limit " + l.name.value + " must be between 1 and 2^32");
+                     "limit " + l.name.value + " must be between 1 and 4294967295");
         continue;
       }
       internal::SetPackLimit(&out_->limits, l.name.value, *v);

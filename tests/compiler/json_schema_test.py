@@ -224,6 +224,7 @@ WRONG = [
     ("decode that is not a boolean", "rules", with_rule(decode="maybe")),
     ("unknown exemption", "rules", with_rule(validators={"exempt": "uuids"})),
     ("min_entropy above 8", "rules", with_rule(validators={"min_entropy": 9})),
+    ("min_entropy nan", "rules", with_rule(validators={"min_entropy": "nan"})),
     ("example call with an unknown field", "rules",
      with_rule(examples={"match": [{"tool": "Bash", "cmd": "k7Qz2Xw9"}]})),
     ("alias without to", "rules", {"shell": {"aliases": [{"command": "rm", "from": "-R"}]},
@@ -238,6 +239,7 @@ WRONG = [
     ("upper-case pack name", "manifest", dict(MANIFEST, pack=dict(PACK, name="Default"))),
     ("unknown limit", "manifest", dict(MANIFEST, limits={"max_bytes": 10})),
     ("limit 0", "manifest", dict(MANIFEST, limits={"max_depth": 0})),
+    ("limit past 32 bits", "manifest", dict(MANIFEST, limits={"max_segments": 4294967296})),
     ("bad platform", "manifest", dict(MANIFEST, platforms=["sse2"])),
 ]
 
