@@ -5,8 +5,8 @@
 #include <hs/hs.h>
 
 #include <algorithm>
-#include <cmath>
 #include <charconv>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <functional>

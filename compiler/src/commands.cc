@@ -1,6 +1,9 @@
 // keygen, build, test, inspect, verify.
 #include "commands.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -21,12 +24,29 @@ namespace fs = std::filesystem;
 namespace doberman::compiler {
 namespace {
 
-void Print(const Diagnostics& diags, const CommonOptions& common) {
-  if (diags.all().empty()) return;
-  // JSON is for tools and goes to stdout, apart from the human summary lines on stderr.
+// With --diagnostics json, stdout carries exactly one JSON document per run, however many
+// manifests it built: every manifest's diagnostics gathered, printed at the end (human summary
+// lines go to stderr).
+class JsonOut {
+ public:
+  void Add(const Diagnostics& diags) {
+    diags.AppendJsonItems(&items_, &first_);
+    errors_ += diags.error_count();
+  }
+  void Flush() const {
+    std::printf("{\"diagnostics\":[%s],\"errors\":%zu}\n", items_.c_str(), errors_);
+  }
+
+ private:
+  std::string items_;
+  bool first_ = true;
+  size_t errors_ = 0;
+};
+
+void Print(const Diagnostics& diags, const CommonOptions& common, JsonOut* json) {
   if (common.format == "json") {
-    std::fputs(diags.RenderJson().c_str(), stdout);
-  } else {
+    json->Add(diags);
+  } else if (!diags.all().empty()) {
     std::fputs(diags.RenderText(common.color).c_str(), stderr);
   }
 }
@@ -63,6 +83,24 @@ std::string Summary(const BuiltPack& p) {
          "/" + std::to_string(p.examples.run) + " examples pass";
 }
 
+// On a terminal, a line as each stage of a build starts (stage, rules, elapsed): compiling a large
+// pack takes seconds. Nothing when stderr is a file or a pipe (logs and CI stay as they were).
+BuildProgress ProgressLines(const std::string& manifest) {
+  if (::isatty(STDERR_FILENO) == 0) return nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  return [manifest, start](const char* stage, const IrPack& ir) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string counts;
+    if (!ir.rules.empty()) {
+      counts = ", " + std::to_string(ir.rules.size()) + " rules, " +
+               std::to_string(ir.patterns.size()) + " patterns";
+    }
+    std::fprintf(stderr, "dobermanc: %s: %s%s (%.1f s)\n", manifest.c_str(), stage, counts.c_str(),
+                 s);
+  };
+}
+
 }  // namespace
 
 int RunKeygen(const KeygenOptions& o) {
@@ -91,11 +129,12 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
   }
   int exit_code = kExitOk;
   const int64_t created = CreatedTime();
+  JsonOut json;
   for (const std::string& path : o.paths) {
     SourceMap sources;
     Diagnostics finder(sources, common.max_errors);
     std::vector<std::string> manifests = FindManifests(path, sources, finder);
-    Print(finder, common);
+    Print(finder, common, &json);
     if (finder.has_errors()) exit_code = std::max(exit_code, ExitFor(finder));
     for (const std::string& manifest : manifests) {
       SourceMap msources;
@@ -104,8 +143,8 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
       BuiltPack built;
       bool ok = LoadPackSources(manifest, msources, diags, &src) &&
                 BuildPack(msources, &src.manifest, src.files, key, created, diags, &built,
-                          !o.no_compress);
-      Print(diags, common);
+                          !o.no_compress, ProgressLines(manifest));
+      Print(diags, common, &json);
       if (!ok) {
         std::fprintf(stderr, "dobermanc build: %s: %zu error(s); no pack written\n",
                      manifest.c_str(), diags.error_count());
@@ -122,6 +161,7 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
       std::fprintf(stderr, "built %s: %s\n", out.c_str(), Summary(built).c_str());
     }
   }
+  if (common.format == "json") json.Flush();
   return exit_code;
 }
 
@@ -132,6 +172,7 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
   int exit_code = kExitOk;
   size_t total_run = 0, total_failed = 0;
   std::vector<std::string> loose;
+  JsonOut json;
   for (const std::string& path : paths) {
     SourceMap sources;
     Diagnostics diags(sources, common.max_errors);
@@ -150,7 +191,7 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
     } else {
       manifests = FindManifests(path, sources, diags);
     }
-    Print(diags, common);
+    Print(diags, common, &json);
     if (diags.has_errors()) exit_code = std::max(exit_code, ExitFor(diags));
     for (const std::string& manifest : manifests) {
       SourceMap msources;
@@ -159,7 +200,7 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
       BuiltPack built;
       bool ok = LoadPackSources(manifest, msources, mdiags, &src) &&
                 BuildPack(msources, &src.manifest, src.files, key, CreatedTime(), mdiags, &built);
-      Print(mdiags, common);
+      Print(mdiags, common, &json);
       total_run += built.examples.run;
       total_failed += built.examples.failed;
       std::fprintf(stderr, "%s %s: %s\n", ok ? "ok  " : "FAIL", manifest.c_str(),
@@ -177,7 +218,7 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
     BuiltPack built;
     bool ok = LoadRuleFiles(loose, sources, diags, &files) &&
               BuildPack(sources, nullptr, files, key, CreatedTime(), diags, &built);
-    Print(diags, common);
+    Print(diags, common, &json);
     total_run += built.examples.run;
     total_failed += built.examples.failed;
     std::fprintf(
@@ -191,6 +232,7 @@ int RunTest(const TestOptions& o, const CommonOptions& common) {
   // lines to stderr.
   std::fprintf(common.format == "json" ? stderr : stdout, "%zu passed, %zu failed\n",
                total_run - total_failed, total_failed);
+  if (common.format == "json") json.Flush();
   return exit_code;
 }
 

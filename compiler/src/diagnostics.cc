@@ -147,6 +147,14 @@ std::string Diagnostics::RenderText(bool color) const {
 std::string Diagnostics::RenderJson() const {
   std::string out = "{\"diagnostics\":[";
   bool first = true;
+  AppendJsonItems(&out, &first);
+  out += "],\"errors\":" + std::to_string(error_count_) + "}\n";
+  return out;
+}
+
+void Diagnostics::AppendJsonItems(std::string* out_ptr, bool* first_ptr) const {
+  std::string& out = *out_ptr;
+  bool& first = *first_ptr;
   for (const Diagnostic& d : Sorted()) {
     if (!first) out += ",";
     first = false;
@@ -166,8 +174,6 @@ std::string Diagnostics::RenderJson() const {
     AppendJsonString(d.help, &out);
     out += "}";
   }
-  out += "],\"errors\":" + std::to_string(error_count_) + "}\n";
-  return out;
 }
 
 std::string ClosestMatch(std::string_view word, const std::vector<std::string>& candidates) {

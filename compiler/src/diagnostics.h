@@ -54,6 +54,9 @@ class Diagnostics {
 
   std::string RenderText(bool color = false) const;
   std::string RenderJson() const;
+  // The diagnostics as JSON objects, appended to an array being written (`first`: nothing in it
+  // yet), for one document that gathers several runs.
+  void AppendJsonItems(std::string* out, bool* first) const;
 
  private:
   void Add(Diagnostic d);

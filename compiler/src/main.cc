@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_program.h"
 #include "commands.h"
 #include "doberman/doberman.h"
 
@@ -36,15 +37,17 @@ int main(int argc, char** argv) {
   KeygenOptions keygen;
   CLI::App* k = app.add_subcommand(
       "keygen", "Create an Ed25519 key pair: KEYBASE.key (0600) and KEYBASE.pub");
-  k->add_option("--out", keygen.base, "Key base path")->required();
+  k->add_option("--out", keygen.base, "Key base path")->required()->type_name("FILE");
   k->add_flag("--force", keygen.force, "Replace existing key files");
 
   BuildOptions build;
   CLI::App* b = app.add_subcommand(
       "build", "Compile every pack manifest under PATHS into OUTDIR/<name>.dpack");
-  b->add_option("paths", build.paths, "Manifest files or folders of manifests")->required();
-  b->add_option("--key", build.key, "Secret key file (mode 0600)")->required();
-  b->add_option("--out", build.out_dir, "Output folder")->required();
+  b->add_option("paths", build.paths, "Manifest files or folders of manifests")
+      ->required()
+      ->type_name("FILE");
+  b->add_option("--key", build.key, "Secret key file (mode 0600)")->required()->type_name("FILE");
+  b->add_option("--out", build.out_dir, "Output folder")->required()->type_name("DIR");
   b->add_flag(
       "--no-compress", build.no_compress,
       "Store Hyperscan databases uncompressed (a larger pack, slower to load; for comparison "
@@ -54,30 +57,40 @@ int main(int argc, char** argv) {
   CLI::App* t =
       app.add_subcommand("test", "Run every rule's inline examples through the compiled pack");
   t->add_option("paths", test.paths,
-                "Manifests, folders of manifests, or rule files (default: packs/)");
+                "Manifests, folders of manifests, or rule files (default: packs/)")
+      ->type_name("FILE");
 
   InspectOptions inspect;
   CLI::App* i = app.add_subcommand("inspect", "Show a pack's header and rules");
-  i->add_option("pack", inspect.pack, "Pack file")->required();
+  i->add_option("pack", inspect.pack, "Pack file")->required()->type_name("FILE");
   i->add_flag("--json", inspect.json, "JSON output");
-  i->add_option("--pubkey", inspect.pubkey, "Verify the signature with this public key first");
+  i->add_option("--pubkey", inspect.pubkey, "Verify the signature with this public key first")
+      ->type_name("FILE");
 
   VerifyOptions verify;
   CLI::App* v = app.add_subcommand("verify", "Check a pack's signature, structure and databases");
-  v->add_option("pack", verify.pack, "Pack file")->required();
-  v->add_option("--pubkey", verify.pubkey, "Public key file")->required();
+  v->add_option("pack", verify.pack, "Pack file")->required()->type_name("FILE");
+  v->add_option("--pubkey", verify.pubkey, "Public key file")->required()->type_name("FILE");
 
   FmtOptions fmt;
   CLI::App* f = app.add_subcommand("fmt", "Print a rule file as canonical DSL");
-  f->add_option("file", fmt.file, "Rule file (.dbr or .yaml)")->required();
+  f->add_option("file", fmt.file, "Rule file (.dbr or .yaml)")->required()->type_name("FILE");
 
   ConvertOptions convert;
   CLI::App* c =
       app.add_subcommand("convert", "Convert a rule file or manifest between YAML and the DSL");
-  c->add_option("file", convert.file, "Source file")->required();
+  c->add_option("file", convert.file, "Source file")->required()->type_name("FILE");
   c->add_option("--to", convert.to, "Target language: dsl or yaml")
       ->required()
       ->check(CLI::IsMember({"dsl", "yaml"}));
+
+  std::string shell;
+  CLI::App* completion =
+      app.add_subcommand("completion", "Print the bash or zsh completion script");
+  completion->add_option("shell", shell, "Shell")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh"}));
+  CLI::App* man = app.add_subcommand("man", "Print the man page (roff)");
 
   try {
     app.parse(argc, argv);
@@ -90,6 +103,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return kExitUsage;
+  }
+  if (*completion || *man) {
+    return doberman::cli::PrintGenerated(ProgramFromCli11(app, doberman_runtime_version()),
+                                         *man ? "man" : "completion", shell);
   }
   if (*k) return RunKeygen(keygen);
   if (*b) return RunBuild(build, common);

@@ -33,19 +33,26 @@ std::string SourcesDigest(const SourceMap& sources, const ManifestAst* manifest,
 
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
-               Diagnostics& diags, BuiltPack* out, bool compress_databases) {
+               Diagnostics& diags, BuiltPack* out, bool compress_databases,
+               const BuildProgress& progress) {
   IrPack& ir = out->ir;
+  auto stage = [&](const char* name) {
+    if (progress) progress(name, ir);
+  };
+  stage("checking");
   // The checker runs even after front-end errors, so one run reports everything it can.
   bool ok = manifest != nullptr ? CheckPack(sources, *manifest, files, diags, &ir)
                                 : CheckRules(sources, files, diags, &ir);
   if (!ok || diags.has_errors()) return false;
   ir.sources_digest = SourcesDigest(sources, manifest, files);
   std::vector<CompiledDatabase> databases;
+  stage("compiling databases");
   if (!CompileDatabases(ir, diags, &databases)) return false;
   const std::string hs_version = HyperscanVersion();
   std::vector<uint8_t> blobs;
   std::vector<uint8_t> payload =
       WritePayload(ir, databases, hs_version, &blobs, compress_databases);
+  stage("sealing");
   internal::EnvelopeHeader header;
   header.revision = ir.revision;
   header.created_unix = created_unix;
@@ -53,6 +60,7 @@ bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
   header.hs_version = hs_version;
   header.platform = ir.platforms.size() > 1 ? "multi" : "generic";
   out->bytes = SealPack(header, payload, blobs, key);
+  stage("running examples");
   out->examples = RunExamples(ir, out->bytes, key.public_key.data(), diags);
   return !diags.has_errors();
 }

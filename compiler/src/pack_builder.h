@@ -4,6 +4,7 @@
 #define DOBERMAN_COMPILER_PACK_BUILDER_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "diagnostics.h"
@@ -23,9 +24,14 @@ struct BuiltPack {
 // `manifest` may be null (loose rule files: `dobermanc test rules/x.yaml`). `created_unix` goes
 // into the header (SOURCE_DATE_EPOCH makes builds reproducible). Returns false when any error was
 // reported (including failing examples).
+// Told when each stage starts (`stage`: "checking", "compiling databases", "sealing", "running
+// examples"), with the rule and pattern counts known so far.
+using BuildProgress = std::function<void(const char* stage, const IrPack& ir)>;
+
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
-               Diagnostics& diags, BuiltPack* out, bool compress_databases = true);
+               Diagnostics& diags, BuiltPack* out, bool compress_databases = true,
+               const BuildProgress& progress = nullptr);
 
 }  // namespace doberman::compiler
 

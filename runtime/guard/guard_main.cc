@@ -17,11 +17,14 @@
 #include <vector>
 
 #include "doberman/doberman.h"
+#include "doctor_command.h"
+#include "guard_cli.h"
 #include "guard_output.h"
 #include "guard_runner.h"
 #include "guard_service.h"
 #include "hook_payload.h"
 #include "host_answer.h"
+#include "install_command.h"
 #include "json.h"
 #include "log_command.h"
 #include "mcp_proxy.h"
@@ -50,156 +53,7 @@ using doberman::guard::TurnGateOff;
 
 constexpr int kExitUsage = 2;
 
-const char kUsage[] =
-    "usage: doberman-guard check [--pack P] [--pubkey K]... [--state S] [--state-dir D]\n"
-    "       doberman-guard hook claude-code|codex|cursor [--pack P] [--pubkey K]... [--state S]\n"
-    "                           [--state-dir D] [--turn-auth warn|block] [--deadline-ms N]\n"
-    "       doberman-guard serve [--socket S] [--pack P] [--pubkey K]... [--state-dir D]\n"
-    "                            [--workers N] [--request-timeout-ms N]\n"
-    "       doberman-guard log [--state-dir D] [--json] [--session ID] [--since 10m]\n"
-    "                          [--verdict PASS|AUTH|BLOCK] [--verify]\n"
-    "       doberman-guard mcp-proxy [--name N] [--pack P] [--pubkey K]... [--state-dir D]\n"
-    "                                -- SERVER [ARGS...]\n"
-    "       doberman-guard squid-acl [--pack P] [--pubkey K]... [--allow FILE]\n"
-    "       doberman-guard explain [--pack P] [--pubkey K]...   (rule authors: show the views)\n"
-    "       doberman-guard version | --version\n"
-    "\n"
-    "check   reads JSON lines (hook payloads, optionally with \"id\") on stdin and writes one "
-    "JSON\n"
-    "        line per input: "
-    "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.\n"
-    "hook    reads one payload on stdin and answers in the host's hook protocol.\n"
-    "serve   answers hook requests from doberman-hook on a unix socket (default\n"
-    "        $DOBERMAN_SOCKET, else $XDG_RUNTIME_DIR/doberman/guard.sock); SIGHUP reloads.\n"
-    "log     prints the decision log of a state directory (a table; JSON lines with --json);\n"
-    "        --verify checks its hash chain and exits 1 when a row was edited or removed.\n"
-    "mcp-proxy  runs the stdio MCP server SERVER and relays the client's messages (stdin/stdout),\n"
-    "        judging tools/call (as tool mcp__N__NAME), results and tools/list; anything not\n"
-    "        PASS is answered with a JSON-RPC error instead of being forwarded.\n"
-    "squid-acl  a Squid external ACL helper (%URI %METHOD %DST %PORT, concurrency ids): OK\n"
-    "        only for an allowlisted host whose URL the pack lets through; else ERR.\n"
-    "\n"
-    "--pack    signed pack (default $DOBERMAN_PACK); repeat it for further packs, which\n"
-    "          combine raise-only (an organisation pack and a team pack, say)\n"
-    "--pubkey  trusted public key file, repeatable (default $DOBERMAN_PUBKEY, ':'-separated)\n"
-    "--state   rollback state file (default $DOBERMAN_STATE, else STATE_DIR/rollback.state when\n"
-    "          a state directory is set; neither: no rollback check)\n"
-    "--state-dir  session memory: taint ledger and decision log (default $DOBERMAN_STATE_DIR;\n"
-    "             unset: every call is judged alone and nothing is logged)\n"
-    "--turn-auth  what AUTH does to a prompt turn: warn (default) or block\n"
-    "DOBERMAN_TURN_GATE=off  prompt turns pass unjudged (the action path carries everything)\n"
-    "--deadline-ms  hook only: answer deny when not done after N ms (default 5000, or\n"
-    "              $DOBERMAN_DEADLINE_MS); keep it below the host's hook timeout\n";
-
-// A positive number of milliseconds, at most an hour.
-bool ParseDeadline(const std::string& v, long* out) {
-  char* end = nullptr;
-  const long ms = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || ms <= 0 || ms > 3600000) return false;
-  *out = ms;
-  return true;
-}
-
-bool ParseArgs(int argc, char** argv, Options* o) {
-  int i = 1;
-  if (i >= argc) return false;
-  o->mode = argv[i++];
-  if (o->mode == "--version" || o->mode == "-V") o->mode = "version";
-  if (o->mode == "hook") {
-    if (i >= argc) return false;
-    o->host_name = argv[i++];
-    if (!doberman::guard::HostFromName(o->host_name, &o->host)) return false;
-  } else if (o->mode != "check" && o->mode != "version" && o->mode != "explain" &&
-             o->mode != "log" && o->mode != "serve" && o->mode != "mcp-proxy" &&
-             o->mode != "squid-acl") {
-    return false;
-  }
-  if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
-    if (!ParseDeadline(e, &o->deadline_ms)) return false;
-  }
-  for (; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](std::string* out) {
-      if (i + 1 >= argc) return false;
-      *out = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--pack") {
-      if (!value(&v) || v.empty()) return false;
-      // Repeated: further packs, combined raise-only with the first.
-      (o->pack.empty() ? o->pack : o->more_packs.emplace_back()) = v;
-    } else if (a == "--pubkey") {
-      if (!value(&v)) return false;
-      o->pubkeys.push_back(v);
-    } else if (a == "--state") {
-      if (!value(&o->state)) return false;
-    } else if (a == "--state-dir") {
-      if (!value(&o->state_dir)) return false;
-    } else if (o->mode == "serve" && a == "--socket") {
-      if (!value(&o->socket) || o->socket.empty()) return false;
-    } else if (o->mode == "serve" && a == "--workers") {
-      if (!value(&v) || v.size() > 3 || v.find_first_not_of("0123456789") != std::string::npos ||
-          std::atoi(v.c_str()) < 1 || std::atoi(v.c_str()) > 256) {
-        return false;
-      }
-      o->workers = std::atoi(v.c_str());
-    } else if (o->mode == "serve" && a == "--request-timeout-ms") {
-      if (!value(&v) || !ParseDeadline(v, &o->request_timeout_ms)) return false;
-    } else if (o->mode == "squid-acl" && a == "--allow") {
-      if (!value(&o->allow_file) || o->allow_file.empty()) return false;
-    } else if (o->mode == "mcp-proxy" && a == "--name") {
-      if (!value(&o->mcp_name) || o->mcp_name.empty() ||
-          o->mcp_name.find_first_of(" \t/") != std::string::npos) {
-        return false;
-      }
-    } else if (o->mode == "mcp-proxy" && a == "--") {
-      for (++i; i < argc; ++i) o->server_argv.emplace_back(argv[i]);
-      break;
-    } else if (o->mode == "log" && ParseLogOption(a, value, &o->log)) {
-      if (!o->log.error.empty()) return false;
-    } else if (a == "--deadline-ms") {
-      if (!value(&v) || !ParseDeadline(v, &o->deadline_ms)) return false;
-    } else if (a == "--turn-auth") {
-      if (!value(&v) || (v != "warn" && v != "block")) return false;
-      o->turn_auth_blocks = v == "block";
-    } else {
-      return false;
-    }
-  }
-  if (o->pack.empty()) {
-    if (const char* e = std::getenv("DOBERMAN_PACK")) o->pack = e;
-  }
-  if (o->pubkeys.empty()) {
-    if (const char* e = std::getenv("DOBERMAN_PUBKEY")) {
-      std::string s = e;
-      size_t start = 0;
-      while (start <= s.size()) {
-        size_t colon = s.find(':', start);
-        if (colon == std::string::npos) colon = s.size();
-        if (colon > start) o->pubkeys.push_back(s.substr(start, colon - start));
-        start = colon + 1;
-      }
-    }
-  }
-  if (o->state_dir.empty()) {
-    if (const char* e = std::getenv("DOBERMAN_STATE_DIR")) o->state_dir = e;
-  }
-  if (const char* e = std::getenv("DOBERMAN_TURN_GATE"); e != nullptr && *e != '\0') {
-    if (std::strcmp(e, "off") == 0) {
-      o->turn_gate = false;
-    } else if (std::strcmp(e, "on") != 0) {
-      return false;  // a typo must not silently leave the gate in an unintended state
-    }
-  }
-  if (o->state.empty()) {
-    if (const char* e = std::getenv("DOBERMAN_STATE")) o->state = e;
-  }
-  // The rollback record lives in the state directory unless a file was named.
-  if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
-  if (o->mode == "mcp-proxy" && o->server_argv.empty()) return false;  // `-- SERVER ARGS...`
-  return true;
-}
+std::string Usage() { return doberman::cli::RenderUsage(doberman::guard::GuardProgram()); }
 
 int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
   if (lp.scratch == nullptr) std::fprintf(stderr, "doberman-guard: %s\n", lp.error.c_str());
@@ -386,11 +240,11 @@ int main(int argc, char** argv) {
   clock_gettime(CLOCK_MONOTONIC, &start);
   Options o;
   if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-    std::fputs(kUsage, stdout);
+    std::fputs(Usage().c_str(), stdout);
     return 0;
   }
-  if (!ParseArgs(argc, argv, &o)) {
-    std::fputs(kUsage, stderr);
+  if (!doberman::guard::ParseGuardArgs(argc, argv, &o)) {
+    std::fputs(Usage().c_str(), stderr);
     if (argc >= 2 && std::strcmp(argv[1], "hook") == 0) {
       // A misconfigured hook must still not allow: exit 2 blocks in every host we support, and
       // Cursor also reads the deny on stdout.
@@ -405,12 +259,28 @@ int main(int argc, char** argv) {
     }
     return kExitUsage;
   }
+  if (o.help) {  // after parsing, so that `CMD OPTIONS --help` also checks OPTIONS
+    std::fputs(Usage().c_str(), stdout);
+    return 0;
+  }
   if (o.mode == "version") {
     std::printf("doberman-guard %s; runtime ABI %d\n", doberman_runtime_version(),
                 DOBERMAN_ABI_VERSION);
     return 0;
   }
   if (o.mode == "hook") return RunHook(o, start);
+  if (o.mode == "completion" || o.mode == "man")
+    return doberman::cli::PrintGenerated(doberman::guard::GuardProgram(), o.mode, o.shell);
+  if (o.mode == "install" || o.mode == "uninstall" || o.mode == "doctor") {
+    doberman::guard::InstallOptions io = o.install;
+    io.host = o.host;
+    io.pack = o.pack;
+    io.pubkeys = o.pubkeys;
+    io.state_dir = o.state_dir;
+    if (o.mode == "install") return doberman::guard::RunInstall(io);
+    if (o.mode == "uninstall") return doberman::guard::RunUninstall(io);
+    return doberman::guard::RunDoctor(io);
+  }
   if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
   if (o.mode == "squid-acl") return doberman::guard::RunSquidAcl(o, o.allow_file);
   if (o.mode == "mcp-proxy") {

@@ -16,6 +16,7 @@
 #include "guard_output.h"
 #include "hook_payload.h"
 #include "host_answer.h"
+#include "install_command.h"
 #include "log_command.h"
 #include "session_memory.h"
 
@@ -41,6 +42,10 @@ struct Options {
   std::vector<std::string> server_argv;  // after `--`: the stdio MCP server to run
   // squid-acl
   std::string allow_file;  // --allow: the egress allowlist (default-deny)
+  // install, uninstall, doctor (host, pack, keys and state directory come from the fields above)
+  InstallOptions install;
+  std::string shell;  // completion
+  bool help = false;  // --help after the command: print the usage once the rest has parsed
 };
 
 struct LoadedPack {

@@ -496,7 +496,14 @@ void AppendJsonString(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
-void AppendJsonValue(const JsonValue& v, std::string* out) {
+namespace {
+// `indent` 0: compact. Otherwise one member or element per line, nested `depth` levels deep.
+void AppendValue(const JsonValue& v, int indent, int depth, std::string* out) {
+  auto newline = [&](int level) {
+    if (indent == 0) return;
+    out->push_back('\n');
+    out->append(static_cast<size_t>(indent * level), ' ');
+  };
   switch (v.type) {
     case JsonType::kNull:
       out->append("null");
@@ -514,21 +521,30 @@ void AppendJsonValue(const JsonValue& v, std::string* out) {
       out->push_back('[');
       for (size_t i = 0; i < v.items.size(); ++i) {
         if (i > 0) out->push_back(',');
-        AppendJsonValue(v.items[i], out);
+        newline(depth + 1);
+        AppendValue(v.items[i], indent, depth + 1, out);
       }
+      if (!v.items.empty()) newline(depth);
       out->push_back(']');
       return;
     case JsonType::kObject:
       out->push_back('{');
       for (size_t i = 0; i < v.members.size(); ++i) {
         if (i > 0) out->push_back(',');
+        newline(depth + 1);
         AppendJsonString(v.members[i].first, out);
-        out->push_back(':');
-        AppendJsonValue(v.members[i].second, out);
+        out->append(indent == 0 ? ":" : ": ");
+        AppendValue(v.members[i].second, indent, depth + 1, out);
       }
+      if (!v.members.empty()) newline(depth);
       out->push_back('}');
       return;
   }
+}
+}  // namespace
+
+void AppendJsonValue(const JsonValue& v, std::string* out, int indent) {
+  AppendValue(v, indent < 0 ? 0 : indent, 0, out);
 }
 
 }  // namespace doberman::internal

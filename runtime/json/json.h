@@ -71,8 +71,9 @@ bool ParseJson(std::string_view input, const JsonLimits& limits, JsonValue* out,
 void AppendJsonString(std::string_view s, std::string* out);
 
 // Appends `v` as JSON text: numbers as their original text, strings through AppendJsonString,
-// members in their order. Parsing the output gives back an equal value.
-void AppendJsonValue(const JsonValue& v, std::string* out);
+// members in their order. Parsing the output gives back an equal value. `indent` > 0 writes one
+// member or element per line, indented that many spaces per level (files people read and edit).
+void AppendJsonValue(const JsonValue& v, std::string* out, int indent = 0);
 
 }  // namespace doberman::internal
 

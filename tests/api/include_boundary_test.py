@@ -15,8 +15,10 @@ LAYERS = {
     "runtime": (["runtime/src"], ["public_api", "format", "generated"]),
     "json": (["runtime/json"], []),
     "state": (["runtime/state"], ["public_api", "json"]),
-    "guard": (["runtime/guard"], ["public_api", "json", "state"]),
-    "compiler": (["compiler/src"], ["public_api", "format", "json", "generated"]),
+    "cli": (["runtime/cli"], []),
+    "guard": (["runtime/guard"], ["public_api", "json", "state", "cli"]),
+    "python": (["runtime/python"], ["public_api", "json", "guard"]),
+    "compiler": (["compiler/src"], ["public_api", "format", "json", "generated", "cli"]),
 }
 GENERATED = {"pack_generated.h", "build_info.h", "DobermanLexer.h", "DobermanParser.h",
              "DobermanParserBaseListener.h",

@@ -135,4 +135,10 @@ for lib in $needed; do
 done
 echo "shared library: soname $soname, $(wc -l <<<"$exports") exports (all doberman_*), needs: $needed"
 test -x "$prefix/bin/doberman-guard" && test -x "$prefix/bin/dobermanc"
+for tool in doberman-guard dobermanc; do
+  for f in "share/man/man1/$tool.1" "share/bash-completion/completions/$tool" \
+           "share/zsh/vendor-completions/_$tool"; do
+    [[ -s "$prefix/$f" ]] || fail "not installed: $f"
+  done
+done
 echo "install smoke test passed"

@@ -59,6 +59,18 @@ expect_true "no temporary files left" test -z "$(ls out | grep -v '^mini.dpack$'
 "$dobermanc" --diagnostics json build bad --key k.key --out out >diag.json 2>/dev/null
 expect_true "json diagnostics parse" python3 -c "
 import json; d=json.load(open('diag.json')); assert d['errors']==1 and d['diagnostics'][0]['code']=='E3003'"
+"$dobermanc" --diagnostics json build bad "$mini" --key k.key --out multi >diag2.json 2>/dev/null
+expect_true "one JSON document for several manifests" python3 -c "
+import json; d=json.load(open('diag2.json')); assert d['errors']==1, d"
+"$dobermanc" --diagnostics json build "$mini" --key k.key --out multi >diag3.json 2>/dev/null
+expect_true "a clean build still prints one JSON document" python3 -c "
+import json; assert json.load(open('diag3.json')) == {'diagnostics': [], 'errors': 0}"
+
+# Progress lines while building, only when stderr is a terminal (script(1) gives it one).
+script -qec "'$dobermanc' build '$mini' --key k.key --out tty" /dev/null >tty.txt 2>&1
+expect_true "progress lines on a terminal" grep -q "compiling databases, .* rules" tty.txt
+"$dobermanc" build "$mini" --key k.key --out tty 2>notty.txt
+expect_true "no progress lines when stderr is a file" bash -c "! grep -q 'compiling databases' notty.txt"
 
 "$dobermanc" build /nonexistent --key k.key --out out 2>/dev/null; check "missing input" 3 $?
 "$dobermanc" build "$mini" --out out 2>/dev/null; check "missing --key is usage" 2 $?
