@@ -3,6 +3,8 @@
 // message=...`. The allowlist is read once at start; the pack judges the URL as a fetch.
 #include "squid_acl.h"
 
+#include <time.h>
+
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -102,24 +104,8 @@ bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) 
   return true;
 }
 
-// One request: "" when it may go, else why not.
-std::string Judge(const LoadedPack& lp, const Allowlist& allow, const std::vector<std::string>& f) {
-  if (f.size() < 4) return "the helper got too few fields (check external_acl_type's format)";
-  const std::string uri = Unescape(f[0]), method = Unescape(f[1]);
-  const std::string host = Lower(Unescape(f[2])), port = Unescape(f[3]);
-  if (IsIpLiteral(host)) return "an IP address as destination is never allowed";
-  const size_t scheme = uri.find("://");
-  const size_t authority = scheme == std::string::npos ? 0 : scheme + 3;
-  const size_t path = uri.find('/', authority);
-  if (uri.substr(authority, path == std::string::npos ? std::string::npos : path - authority)
-          .find('@') != std::string::npos) {
-    return "credentials in the URL are never allowed";
-  }
-  if (!allow.Allows(host, port)) return "the destination is not on the allowlist";
-  // The pack judges the request as a fetch of its URL (CONNECT: of https://host:port/).
-  const std::string url = method == "CONNECT" || scheme == std::string::npos
-                              ? "https://" + host + ":" + port + "/"
-                              : uri;
+// One request as a WebFetch of its URL (CONNECT: of https://host:port/), for the pack and the log.
+ParsedPayload AsFetch(const std::string& url) {
   JsonValue input;
   input.type = JsonType::kObject;
   input.members.emplace_back("url", JsonValue());
@@ -129,10 +115,44 @@ std::string Judge(const LoadedPack& lp, const Allowlist& allow, const std::vecto
       MakeToolPayload("PreToolUse", "squid-acl", "/", "WebFetch", input, nullptr);
   ParsedPayload parsed;
   std::string error;
-  if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) return "unreadable: " + error;
-  const Decision d = DecideParsed(lp, parsed);
-  if (d.verdict != DOBERMAN_PASS) return d.Explanation().empty() ? "refused" : d.Explanation();
-  return std::string();
+  if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) parsed.calls.clear();
+  return parsed;
+}
+
+Decision Refused(const char* reason, const std::string& message) {
+  Decision d;
+  d.verdict = DOBERMAN_PASS;
+  d.Raise(DOBERMAN_BLOCK, reason, message);
+  return d;
+}
+
+// One request: PASS when it may go. The broker's own refusals (before the pack) are BLOCK with a
+// reason of their own; the pack's decision otherwise.
+Decision Judge(const LoadedPack& lp, const Allowlist& allow, const std::vector<std::string>& f,
+               ParsedPayload* payload) {
+  if (f.size() < 4)
+    return Refused("error:broker_request",
+                   "the helper got too few fields (check external_acl_type's format)");
+  const std::string uri = Unescape(f[0]), method = Unescape(f[1]);
+  const std::string host = Lower(Unescape(f[2])), port = Unescape(f[3]);
+  const size_t scheme = uri.find("://");
+  const std::string url = method == "CONNECT" || scheme == std::string::npos
+                              ? "https://" + host + ":" + port + "/"
+                              : uri;
+  *payload = AsFetch(url);
+  if (payload->calls.empty())
+    return Refused("error:broker_request", "the request could not be read as a fetch");
+  if (IsIpLiteral(host))
+    return Refused("broker_ip_literal", "an IP address as destination is never allowed");
+  const size_t authority = scheme == std::string::npos ? 0 : scheme + 3;
+  const size_t path = uri.find('/', authority);
+  if (uri.substr(authority, path == std::string::npos ? std::string::npos : path - authority)
+          .find('@') != std::string::npos) {
+    return Refused("broker_url_credentials", "credentials in the URL are never allowed");
+  }
+  if (!allow.Allows(host, port))
+    return Refused("broker_not_allowlisted", "the destination is not on the allowlist");
+  return DecideParsed(lp, *payload);
 }
 
 // Squid reads `message=` up to the end of the line; keep it on one line and without secrets (an
@@ -153,8 +173,16 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
     std::fprintf(stderr, "doberman-guard squid-acl: %s\n", error.c_str());
     return 3;
   }
+  // With a state directory, every answer is a row of the decision log (host "squid"), beside the
+  // hooks' own rows; the log holds fingerprints and reasons, never the URL.
+  Memory memory;
+  memory.Open(o);
+  if (memory.Wanted(o) && !memory.open)
+    std::fprintf(stderr, "doberman-guard squid-acl: session memory: %s (not logging)\n",
+                 memory.error.c_str());
   LoadedPack lp;
   Load(o, &lp);
+  memory.Key(&lp);
   if (lp.scratch == nullptr)
     std::fprintf(stderr, "doberman-guard squid-acl: %s (every request is refused)\n",
                  lp.error.c_str());
@@ -172,10 +200,17 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
       fields.insert(fields.begin(), channel);
       channel.clear();
     }
-    std::string out = Answer(channel, Judge(lp, allow, fields));
+    timespec start{};
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    ParsedPayload payload;
+    const Decision d = Judge(lp, allow, fields, &payload);
+    const std::string why =
+        d.verdict == DOBERMAN_PASS ? "" : (d.Explanation().empty() ? "refused" : d.Explanation());
+    std::string out = Answer(channel, why);
     if (channel.empty()) out.erase(0, 1);  // "OK" / "ERR ...", no leading space
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
+    if (!payload.calls.empty()) memory.Log(o, lp, payload, d, MicrosSince(start), "squid");
   }
   return 0;
 }

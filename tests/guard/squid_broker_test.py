@@ -6,6 +6,7 @@ allowlist, a URL carrying a secret and a URL with credentials are refused by Squ
 reach the server; the helper answers unreadable lines with ERR. Skipped (and says why) when Squid is
 not installed or the test does not run as root (Squid drops to the `proxy` user)."""
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -62,6 +63,11 @@ class Helper(unittest.TestCase):
 @unittest.skipUnless(os.geteuid() == 0, "Squid runs as the proxy user: the test needs root")
 class RealSquid(unittest.TestCase):
     def setUp(self):
+        self.start()
+
+    def start(self, helper=None, helper_args=""):
+        """Squid with the template's configuration; `helper` replaces the guard in the
+        external_acl_type line, `helper_args` is appended to the helper's arguments."""
         self.dir = tempfile.mkdtemp(prefix="doberman-squid-")
         os.chmod(self.dir, 0o755)
         # Squid runs its helper as `proxy`: give it its own copies it can read.
@@ -74,7 +80,8 @@ class RealSquid(unittest.TestCase):
         shutil.chown(self.dir, "proxy", "proxy")
         for name in os.listdir(self.dir):
             shutil.chown(os.path.join(self.dir, name), "proxy", "proxy")
-        self.hits = []
+        if not hasattr(self, "hits"):
+            self.hits = []
         directory = self.dir
         hits = self.hits
 
@@ -89,12 +96,13 @@ class RealSquid(unittest.TestCase):
         self.web_port = self.web.server_address[1]
         threading.Thread(target=self.web.serve_forever, daemon=True).start()
         self.port = free_port()
-        values = {"@GUARD@": os.path.join(self.dir, "doberman-guard"),
+        values = {"@GUARD@": helper or os.path.join(self.dir, "doberman-guard"),
                   "@PACK@": os.path.join(self.dir, os.path.basename(PACK)),
                   "@PUBKEY@": os.path.join(self.dir, os.path.basename(PUB)),
                   "@PORT@": str(self.port), "@ALLOW@": os.path.join(self.dir, "allow.txt"),
                   "@RUNDIR@": self.dir}
         conf = open(TEMPLATE).read()
+        conf = conf.replace("--allow @ALLOW@", "--allow @ALLOW@" + helper_args)
         for k, v in values.items():
             conf = conf.replace(k, v)
         self.conf = os.path.join(self.dir, "squid.conf")
@@ -112,14 +120,22 @@ class RealSquid(unittest.TestCase):
         else:
             self.fail("squid did not start; see " + os.path.join(self.dir, "cache.log"))
 
-    def tearDown(self):
+    def stop_squid(self):
         self.squid.terminate()
         try:
             self.squid.wait(timeout=20)
         except subprocess.TimeoutExpired:
             self.squid.kill()
+
+    def tearDown(self):
+        self.stop_squid()
         self.web.shutdown()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def restart(self, **kwargs):
+        self.tearDown()
+        self.hits.clear()
+        self.start(**kwargs)
 
     def fetch(self, url):
         opener = urllib.request.build_opener(
@@ -154,6 +170,77 @@ class RealSquid(unittest.TestCase):
         status = self.raw_status("http://u:pw@localhost:%d/page.txt" % self.web_port)
         self.assertEqual(status, 403, "credentials in the URL")
         self.assertEqual(self.hits, [])
+
+    def test_a_crashing_helper_refuses(self):
+        crash = os.path.join(self.dir, "crashing-helper")
+        with open(crash, "w") as f:
+            f.write("#!/bin/sh\nread line\nkill -SEGV $$\n")
+        os.chmod(crash, 0o755)
+        shutil.chown(crash, "proxy", "proxy")
+        self.restart(helper=crash)
+        url = "http://localhost:%d/page.txt" % self.web_port
+        for _ in range(3):
+            try:
+                status, _ = self.fetch(url)
+            except (urllib.error.URLError, ConnectionError, OSError):
+                status = "no connection"  # Squid gave up on its helpers and stopped: refused too
+            self.assertNotEqual(status, 200)
+        self.assertEqual(self.hits, [], "a request reached the server without the helper's OK")
+
+    def test_a_thousand_requests_with_the_decision_log(self):
+        state = os.path.join(self.dir, "state")
+        self.restart(helper_args=" --state-dir " + state)
+        port = self.web_port
+        jobs = []
+        for i in range(1000):
+            if i % 4 != 3:
+                jobs.append(("http://localhost:%d/page.txt?n=%d" % (port, i), True))
+            else:
+                jobs.append(([
+                    # (each URL distinct: Squid merges concurrent lookups of the same one)
+                    "http://localhost:%d/page.txt?n=%d&k=ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g"
+                    % (port, i),
+                    "http://example.org/%d" % i,
+                    "http://127.0.0.1:%d/page.txt?n=%d" % (port, i)][(i // 4) % 3], False))
+        results = [None] * len(jobs)
+
+        def worker(start):
+            for k in range(start, len(jobs), 8):
+                try:
+                    results[k] = self.fetch(jobs[k][0])
+                except Exception as e:  # noqa: BLE001 - recorded, asserted below
+                    results[k] = (repr(e), b"")
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wrong = [(url, r[0]) for (url, ok), r in zip(jobs, results)
+                 if (r != (200, b"hello through the broker\n") if ok else r[0] != 403)]
+        self.assertEqual(wrong, [], "%d of 1000 answers lost or wrong" % len(wrong))
+        allowed = sum(1 for _, ok in jobs if ok)
+        self.assertEqual(len(self.hits), allowed)
+        self.assertTrue(all("ghp_" not in h for h in self.hits))
+        # Every helper answer is a row of the decision log, and no URL or secret is stored.
+        self.stop_squid()
+        # (The state directory is the helper's, owned by `proxy`: read it as that user.)
+        as_proxy = ["setpriv", "--reuid=proxy", "--regid=proxy", "--clear-groups", "--",
+                    os.path.join(self.dir, "doberman-guard")]
+        log = subprocess.run(as_proxy + ["log", "--state-dir", state, "--json"],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+        rows = [json.loads(line) for line in log]
+        self.assertEqual({r["host"] for r in rows}, {"squid"})
+        self.assertEqual(sum(1 for r in rows if r["verdict"] == "PASS"), allowed)
+        self.assertEqual(sum(1 for r in rows if r["verdict"] != "PASS"), 1000 - allowed)
+        self.assertEqual(subprocess.run(as_proxy + ["log", "--state-dir", state, "--verify"],
+                                        capture_output=True).returncode, 0)
+        for root, _, files in os.walk(state):
+            for name in files:
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                self.assertNotIn(b"ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", data, name)
+                self.assertNotIn(b"example.org", data, name)
 
 
 if __name__ == "__main__":
