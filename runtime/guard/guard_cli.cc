@@ -55,6 +55,17 @@ OptionDoc StateDir() {
           "every call is judged alone and nothing is logged)",
           false};
 }
+OptionDoc Broker() {
+  return {"--broker",
+          "",
+          "FILE",
+          ValueKind::kFile,
+          {},
+          "the egress broker (proxy, allowlist, enforcement; default $DOBERMAN_BROKER): an AUTH "
+          "only about where an HTTP connection goes, to allowlisted hosts, is left to it "
+          "(docs/egress-broker.md)",
+          false};
+}
 OptionDoc TurnAuth() {
   return {
       "--turn-auth",
@@ -142,12 +153,13 @@ cli::ProgramDoc Build() {
        "judge JSON lines of hook payloads on stdin",
        "Each line (optionally with \"id\") gets one JSON line: "
        "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.",
-       Loading()},
+       Plus(Loading(), {Broker()})},
       {"hook", "HOST", ValueKind::kWord, kHosts,
        "answer one hook payload on stdin in the host's own protocol",
        "The command a host's hook settings run (see doberman-guard install).",
        Plus(Loading(),
             {TurnAuth(),
+             Broker(),
              {"--deadline-ms",
               "",
               "N",
@@ -164,6 +176,7 @@ cli::ProgramDoc Build() {
        "The warm service: packs loaded once; SIGHUP or a changed pack file reloads.",
        Plus(Loading(),
             {TurnAuth(),
+             Broker(),
              {"--socket",
               "",
               "S",
@@ -293,6 +306,7 @@ cli::ProgramDoc Build() {
        "off: prompt turns pass unjudged (the action path carries "
        "everything); on (the default)"},
       {"DOBERMAN_SOCKET", "serve: the socket when --socket is not given"},
+      {"DOBERMAN_BROKER", "the egress broker's configuration when --broker is not given"},
   };
   d.exit_status =
       "0: answered (for hook, the verdict is in the answer). 1: doctor found a problem, install "
@@ -393,6 +407,8 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
     } else if (a == "--turn-auth") {
       if (!value(&v) || (v != "warn" && v != "block")) return false;
       o->turn_auth_blocks = v == "block";
+    } else if (a == "--broker") {
+      if (!value(&o->broker_file) || o->broker_file.empty()) return false;
     } else if (a == "--user") {
       o->install.project_dir.clear();
     } else if (a == "--project") {
@@ -429,6 +445,11 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (o->state_dir.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE_DIR")) o->state_dir = e;
   }
+  if (o->broker_file.empty() && (o->mode == "check" || o->mode == "hook" || o->mode == "serve")) {
+    if (const char* e = std::getenv("DOBERMAN_BROKER")) o->broker_file = e;
+  }
+  if (!o->broker_file.empty())
+    o->broker_ok = ReadBrokerConfig(o->broker_file, &o->broker, &o->broker_error);
   if (const char* e = std::getenv("DOBERMAN_TURN_GATE"); e != nullptr && *e != '\0') {
     if (std::strcmp(e, "off") == 0) {
       o->turn_gate = false;

@@ -72,6 +72,7 @@ int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
       d = Decision{};
       d.verdict = DOBERMAN_PASS;
     }
+    if (o.broker_ok) doberman::guard::ApplyBroker(o.broker, payload, &d);
     if (payload.event != HookEvent::kUnknown) memory->Apply(o, lp, payload, &d);
     memory->Log(o, lp, payload, d, MicrosSince(start));
     // A line that failed to parse may still have had an id: echo it when we can find one.
@@ -259,6 +260,9 @@ int main(int argc, char** argv) {
     }
     return kExitUsage;
   }
+  if (!o.broker_file.empty() && !o.broker_ok)
+    std::fprintf(stderr, "doberman-guard: egress broker: %s (nothing is left to it)\n",
+                 o.broker_error.c_str());
   if (o.help) {  // after parsing, so that `CMD OPTIONS --help` also checks OPTIONS
     std::fputs(Usage().c_str(), stdout);
     return 0;

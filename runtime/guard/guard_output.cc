@@ -81,6 +81,7 @@ std::string Hex(const uint8_t* p, size_t n) {
 
 void Decision::Raise(doberman_verdict v, const std::string& reason, const std::string& message) {
   verdict = std::max(verdict, v);
+  ++raises;
   Explain(reason, message);
 }
 
@@ -145,6 +146,8 @@ Decision DecidePayload(const doberman_pack* pack, doberman_scratch* scratch,
       d.seen_tags |= tags;
       if (h.verdict == DOBERMAN_PASS) continue;  // signals feed when-rules; they decide nothing
       d.raised_tags |= tags;
+      if (doberman_rule_has_tag(pack, h.rule, "proxy_enforceable") == 0)
+        d.only_proxy_enforceable = false;
       d.flagged = d.flagged || !secret;
       std::string id = doberman_rule_id(pack, h.rule);
       if (std::find(d.rules.begin(), d.rules.end(), id) == d.rules.end()) d.rules.push_back(id);

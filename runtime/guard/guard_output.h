@@ -48,6 +48,11 @@ struct Decision {
   bool flagged = false;
   uint32_t raised_tags = 0;  // MemoryTag bits of the rules that raised the payload (AUTH, BLOCK)
   uint32_t seen_tags = 0;    // MemoryTag bits of every rule that matched, signals included
+  // For the egress broker (egress_broker.h): every rule that raised the payload is tagged
+  // `proxy_enforceable` (its concern is a connection a forward proxy decides), and nothing was
+  // raised outside the rules (no error, bound or session-memory finding).
+  bool only_proxy_enforceable = true;
+  int raises = 0;  // Raise() calls
 
   // Raises to at least `v`, recording why.
   void Raise(doberman_verdict v, const std::string& reason, const std::string& message);

@@ -77,6 +77,8 @@ void Merge(const Decision& more, Decision* d) {
   }
   d->flagged = d->flagged || more.flagged;
   d->raised_tags |= more.raised_tags;
+  d->only_proxy_enforceable = d->only_proxy_enforceable && more.only_proxy_enforceable;
+  d->raises += more.raises;
   d->seen_tags |= more.seen_tags;
 }
 
@@ -159,6 +161,9 @@ HookOutcome DecideHook(const Options& o, Host host, std::string_view text, Loade
     }
     // Fail closed: a pack we cannot trust, or a check that failed, denies instead of asking.
     if (out.decision.status != "DOBERMAN_OK") out.decision.verdict = DOBERMAN_BLOCK;
+    // The broker may take over an AUTH that is only about where a connection goes; session memory
+    // judges after it (raise-only), so a recorded secret still stops the call.
+    if (o.broker_ok) ApplyBroker(o.broker, out.payload, &out.decision);
     memory->Apply(o, *lp, out.payload, &out.decision);
   }
   AnswerOptions options;

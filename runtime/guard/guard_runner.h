@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "doberman/doberman.h"
+#include "egress_broker.h"
 #include "guard_output.h"
 #include "hook_payload.h"
 #include "host_answer.h"
@@ -45,6 +46,12 @@ struct Options {
   // install, uninstall, doctor (host, pack, keys and state directory come from the fields above)
   InstallOptions install;
   std::string shell;  // completion
+  // --broker FILE (or $DOBERMAN_BROKER): the egress broker, read once before judging; when it
+  // cannot be read nothing is left to it (broker_error says why).
+  std::string broker_file;
+  BrokerConfig broker;
+  bool broker_ok = false;
+  std::string broker_error;
   bool help = false;  // --help after the command: print the usage once the rest has parsed
 };
 

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "egress_allowlist.h"
 #include "json.h"
 
 namespace doberman::guard {
@@ -41,67 +42,6 @@ std::string Unescape(std::string_view s) {
     }
   }
   return out;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// An address rather than a name: IPv4 dotted digits or anything with ':' (IPv6).
-bool IsIpLiteral(const std::string& host) {
-  if (host.find(':') != std::string::npos || (!host.empty() && host.front() == '[')) return true;
-  return !host.empty() && host.find_first_not_of("0123456789.") == std::string::npos;
-}
-
-struct Allowlist {
-  std::vector<std::string> exact;     // host or host:port
-  std::vector<std::string> suffixes;  // ".domain" from "*.domain"
-
-  bool Allows(const std::string& host, const std::string& port) const {
-    for (const std::string& e : exact) {
-      if (e == host || e == host + ":" + port) return true;
-    }
-    for (const std::string& s : suffixes) {
-      if (host.size() > s.size() && host.compare(host.size() - s.size(), s.size(), s) == 0)
-        return true;
-    }
-    return false;
-  }
-};
-
-bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) {
-  if (path.empty()) return true;  // nothing allowed
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read the allowlist " + path;
-    return false;
-  }
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string entry, extra;
-    if (!(words >> entry)) continue;
-    if (words >> extra) {
-      *error = path + ":" + std::to_string(number) + ": one host a line";
-      return false;
-    }
-    entry = Lower(entry);
-    if (entry.rfind("*.", 0) == 0) {
-      out->suffixes.push_back(entry.substr(1));
-    } else if (IsIpLiteral(entry.substr(0, entry.rfind(':')))) {
-      *error =
-          path + ":" + std::to_string(number) + ": IP literals are never allowed; name the host";
-      return false;
-    } else {
-      out->exact.push_back(entry);
-    }
-  }
-  return true;
 }
 
 // One request as a WebFetch of its URL (CONNECT: of https://host:port/), for the pack and the log.
@@ -134,7 +74,7 @@ Decision Judge(const LoadedPack& lp, const Allowlist& allow, const std::vector<s
     return Refused("error:broker_request",
                    "the helper got too few fields (check external_acl_type's format)");
   const std::string uri = Unescape(f[0]), method = Unescape(f[1]);
-  const std::string host = Lower(Unescape(f[2])), port = Unescape(f[3]);
+  const std::string host = LowerAscii(Unescape(f[2])), port = Unescape(f[3]);
   const size_t scheme = uri.find("://");
   const std::string url = method == "CONNECT" || scheme == std::string::npos
                               ? "https://" + host + ":" + port + "/"

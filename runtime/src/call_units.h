@@ -41,6 +41,24 @@ bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on
     }
     if (decoded_runs++ == limits.max_runs) return true;
     on_run(run);
+    // '/' is base64 and a path separator: in a URL path (`host.com/u/<base64>`) the run starts
+    // mid-path and decodes out of step with its 4-character quanta. Each '/'-separated piece long
+    // enough to be a run is decoded on its own as well (more views: raise-only, and bounded by
+    // the same max_runs).
+    if (run.encoding != Encoding::kBase64) continue;
+    const std::string_view whole = raw.substr(run.begin, run.end - run.begin);
+    if (whole.find('/') == std::string_view::npos) continue;
+    for (size_t start = 0; start < whole.size();) {
+      size_t slash = whole.find('/', start);
+      if (slash == std::string_view::npos) slash = whole.size();
+      const std::string_view piece = whole.substr(start, slash - start);
+      if (piece.size() >= std::max<size_t>(limits.min_base64, 1) && piece.size() < whole.size() &&
+          !LooksLikeIdentifierOrPath(piece)) {
+        if (decoded_runs++ == limits.max_runs) return true;
+        on_run(EncodedRun{run.begin + start, run.begin + slash, Encoding::kBase64});
+      }
+      start = slash + 1;
+    }
   }
   return false;
 }
