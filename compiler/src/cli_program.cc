@@ -73,8 +73,12 @@ cli::ProgramDoc ProgramFromCli11(const CLI::App& app, const std::string& version
       std::string name = opt->get_name(true);
       for (char& ch : name) ch = static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
       c.operands += (c.operands.empty() ? "" : " ") + name + (p.repeatable ? "..." : "");
-      c.operand_kind = p.choices.empty() ? cli::ValueKind::kFile : cli::ValueKind::kWord;
-      c.operand_choices = p.choices;
+      // Completion offers the first operand's choices (a format, a shell); later operands are
+      // files.
+      if (c.operands.find(' ') == std::string::npos) {
+        c.operand_kind = p.choices.empty() ? cli::ValueKind::kFile : cli::ValueKind::kWord;
+        c.operand_choices = p.choices;
+      }
     }
     d.commands.push_back(std::move(c));
   }

@@ -16,6 +16,7 @@
 #include "cli_program.h"
 #include "commands.h"
 #include "doberman/doberman.h"
+#include "import_rules.h"
 
 int main(int argc, char** argv) {
   using namespace doberman::compiler;
@@ -84,6 +85,23 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember({"dsl", "yaml"}));
 
+  ImportOptions import;
+  CLI::App* im = app.add_subcommand(
+      "import", "Convert a Nosey Parker or gitleaks rule set into Doberman rule files");
+  im->add_option("format", import.format, "Source format")
+      ->required()
+      ->check(CLI::IsMember({"noseyparker", "gitleaks"}));
+  im->add_option("source", import.source, "Nosey Parker rules folder or file; gitleaks .toml file")
+      ->required()
+      ->type_name("FILE");
+  im->add_option("--out", import.out_dir, "Output folder for the rule files")
+      ->required()
+      ->type_name("DIR");
+  im->add_flag("--with-examples", import.with_examples,
+               "Carry the source's examples as match:/pass: examples");
+  im->add_option("--verdict", import.verdict, "Verdict of the imported rules")
+      ->check(CLI::IsMember({"AUTH", "BLOCK"}));
+
   std::string shell;
   CLI::App* completion =
       app.add_subcommand("completion", "Print the bash or zsh completion script");
@@ -108,6 +126,7 @@ int main(int argc, char** argv) {
     return doberman::cli::PrintGenerated(ProgramFromCli11(app, doberman_runtime_version()),
                                          *man ? "man" : "completion", shell);
   }
+  if (*im) return RunImport(import);
   if (*k) return RunKeygen(keygen);
   if (*b) return RunBuild(build, common);
   if (*t) return RunTest(test, common);
