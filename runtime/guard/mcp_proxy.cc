@@ -167,6 +167,15 @@ class Proxy {
   }
 
   // ---- answers ----------------------------------------------------------------------------------
+  // Both relays write to the server (client messages; refusals of the server's own requests), one
+  // whole line at a time.
+  bool ToServer(std::string_view line) {
+    std::lock_guard<std::mutex> lock(server_mu_);
+    std::string out(line);
+    out.push_back('\n');
+    return to_server_fd_ >= 0 && WriteAll(to_server_fd_, out);
+  }
+
   void ToClient(std::string_view line) {
     std::lock_guard<std::mutex> lock(client_mu_);
     std::string out(line);
@@ -227,13 +236,26 @@ class Proxy {
 
   // ---- the client relay -------------------------------------------------------------------------
   // Judges one client message; *forward_raw says whether it goes to the server as received
-  // (refusals are answered here).
-  void FromClient(const JsonValue& msg, bool* forward_raw) {
+  // (refusals are answered here). *forward_instead, when set, goes to the server in its place (a
+  // call a person approved through elicitation). `may_elicit`: false inside a batch.
+  void FromClient(const JsonValue& msg, std::string_view raw, bool may_elicit, bool* forward_raw,
+                  std::string* forward_instead) {
     *forward_raw = true;
     if (msg.type != JsonType::kObject) return;
     const JsonValue* id = msg.Find("id");
     const std::string* method = msg.FindString("method");
+    if (method == nullptr && id != nullptr && Elicited(*id, msg, forward_instead)) {
+      *forward_raw = false;  // the answer to our own question: never the server's business
+      return;
+    }
     if (method == nullptr || id == nullptr) return;  // notifications, responses
+    if (*method == "initialize") {
+      const JsonValue* params = msg.Find("params");
+      const JsonValue* caps = params != nullptr ? params->Find("capabilities") : nullptr;
+      const JsonValue* elicitation = caps != nullptr ? caps->Find("elicitation") : nullptr;
+      client_elicits_ = elicitation != nullptr && elicitation->type == JsonType::kObject;
+      return;
+    }
     const JsonValue* params = msg.Find("params");
     static const JsonValue kEmpty;
     const JsonValue& p = params != nullptr ? *params : kEmpty;
@@ -259,6 +281,12 @@ class Proxy {
                 "the server's description of this tool was flagged or changed, so the tool was "
                 "withheld from the client");
       }
+      if (d.verdict == DOBERMAN_AUTH && client_elicits_ && may_elicit && d.raises == 0) {
+        // AUTH means a person must approve, and this client can ask one (MCP elicitation).
+        *forward_raw = false;
+        Elicit(*id, raw, tool, p, d);
+        return;
+      }
       if (d.verdict != DOBERMAN_PASS) {
         *forward_raw = false;
         ToClient(ErrorLine(id, kRefused, Refusal(("the call of " + tool).c_str(), d), &d));
@@ -272,6 +300,60 @@ class Proxy {
     }
   }
 
+  // Asks the client's user, through `elicitation/create`, whether the AUTH call may go; the call
+  // waits here until the answer comes back.
+  void Elicit(const JsonValue& call_id, std::string_view raw, const std::string& tool,
+              const JsonValue& params, const Decision& d) {
+    std::string key;
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      key = "doberman-elicit-" + std::to_string(next_elicit_++);
+      elicits_[key] = {call_id, std::string(raw), tool, params, d};
+    }
+    std::string why = d.Explanation();
+    std::string out = "{\"jsonrpc\":\"2.0\",\"id\":";
+    AppendJsonString(key, &out);
+    out += ",\"method\":\"elicitation/create\",\"params\":{\"message\":";
+    AppendJsonString(
+        "Doberman: the call of " + tool + " needs your approval (" + why + "). Allow it?", &out);
+    out +=
+        ",\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"approve\":{"
+        "\"type\":\"boolean\",\"title\":\"Allow this call\",\"description\":";
+    AppendJsonString("Allow " + tool + " to run once", &out);
+    out += "}},\"required\":[\"approve\"]}}}";
+    ToClient(out);
+  }
+
+  // The client's answer to one of our elicitations: approve -> the original call goes to the
+  // server (and its result is judged as any other); anything else -> the call is refused.
+  bool Elicited(const JsonValue& id, const JsonValue& msg, std::string* forward_instead) {
+    if (id.type != JsonType::kString || id.text.rfind("doberman-elicit-", 0) != 0) return false;
+    ElicitState e;
+    {
+      std::lock_guard<std::mutex> lock(state_mu_);
+      auto it = elicits_.find(id.text);
+      if (it == elicits_.end()) return true;  // ours, but not waiting (answered twice): dropped
+      e = std::move(it->second);
+      elicits_.erase(it);
+    }
+    const JsonValue* result = msg.Find("result");
+    const std::string* action = result != nullptr ? result->FindString("action") : nullptr;
+    const JsonValue* content = result != nullptr ? result->Find("content") : nullptr;
+    const JsonValue* approve = content != nullptr ? content->Find("approve") : nullptr;
+    if (action != nullptr && *action == "accept" && approve != nullptr &&
+        approve->type == JsonType::kBool && approve->boolean) {
+      Remember(e.call_id, {Pending::Kind::kCall, e.tool, e.params});
+      *forward_instead = e.raw;
+      std::fprintf(stderr, "doberman-guard mcp-proxy: %s approved by the user (elicitation)\n",
+                   e.tool.c_str());
+      return true;
+    }
+    Decision d = e.decision;
+    d.Explain("mcp_user_declined", "the user did not approve it");
+    ToClient(ErrorLine(&e.call_id, kRefused, Refusal(("the call of " + e.tool).c_str(), d), &d));
+    return true;
+  }
+
   void Remember(const JsonValue& id, Pending p) {
     std::lock_guard<std::mutex> lock(state_mu_);
     pending_[IdKey(id)] = {id, std::move(p)};
@@ -282,6 +364,26 @@ class Proxy {
   void FromServer(const JsonValue& msg, std::string_view raw) {
     const JsonValue* id = msg.type == JsonType::kObject ? msg.Find("id") : nullptr;
     const bool response = id != nullptr && msg.Find("method") == nullptr;
+    const std::string* method = msg.type == JsonType::kObject ? msg.FindString("method") : nullptr;
+    if (id != nullptr && method != nullptr &&
+        (*method == "sampling/createMessage" || *method == "elicitation/create")) {
+      // The server asks the client's model for text, or its user for input: what it sends is
+      // judged as fetched content (an injection, a secret, a request for credentials on its way to
+      // the model or the person); refused, it never reaches the client.
+      const JsonValue* params = msg.Find("params");
+      static const JsonValue kEmpty;
+      const bool sampling = *method == "sampling/createMessage";
+      const Decision d = Judge("PostToolUse",
+                               "mcp__" + mo_.name + (sampling ? "__sampling" : "__elicitation"),
+                               kEmpty, params != nullptr ? params : &kEmpty);
+      if (d.verdict != DOBERMAN_PASS) {
+        ToServer(ErrorLine(
+            id, kRefused,
+            Refusal(sampling ? "the server's sampling request" : "the server's elicitation", d),
+            &d));
+        return;
+      }
+    }
     if (!response) {
       ToClient(raw);  // notifications and the server's own requests
       return;
@@ -410,12 +512,23 @@ class Proxy {
   std::string cwd_;
   LoadedPack lp_;
   Memory memory_;
-  std::mutex judge_mu_, client_mu_, state_mu_;
+  std::mutex judge_mu_, client_mu_, state_mu_, server_mu_;
+  int to_server_fd_ = -1;
   bool client_gone_ = false;
   std::atomic<bool> server_gone_{false};
   std::map<std::string, std::pair<JsonValue, Pending>> pending_;
   std::map<std::string, std::string> seen_;  // tool name -> fingerprint of its first description
   std::set<std::string> withheld_;
+  // Elicitation (the client said it supports it in `initialize`): calls waiting for a person.
+  struct ElicitState {
+    JsonValue call_id;
+    std::string raw, tool;
+    JsonValue params;
+    Decision decision;
+  };
+  bool client_elicits_ = false;
+  int next_elicit_ = 1;
+  std::map<std::string, ElicitState> elicits_;
 };
 
 int Proxy::Run() {
@@ -455,6 +568,7 @@ int Proxy::Run() {
   }
   ::close(to_server[0]);
   ::close(from_server[1]);
+  to_server_fd_ = to_server[1];
   std::thread server_relay([this, fd = from_server[0]] { ServerRelay(fd); });
 
   LineReader reader(STDIN_FILENO, mo_.max_message_bytes);
@@ -477,9 +591,9 @@ int Proxy::Run() {
       bool any = false, all = true;
       for (const JsonValue& m : msg.items) {
         bool f = true;
-        std::string one;
+        std::string one, ignored;
         AppendJsonValue(m, &one);
-        FromClient(m, &f);
+        FromClient(m, one, false, &f, &ignored);
         all = all && f;
         if (f) {
           if (any) rest.push_back(',');
@@ -491,22 +605,27 @@ int Proxy::Run() {
       forward = false;
       if (server_open) {
         if (all) {
-          server_open = WriteAll(to_server[1], line + "\n");
+          server_open = ToServer(line);
         } else if (any) {
-          server_open = WriteAll(to_server[1], rest + "\n");
+          server_open = ToServer(rest);
         }
       }
       if (server_gone_.load()) server_open = false;
       if (!server_open) FailPending("the MCP server is not running");
       continue;
     }
-    FromClient(msg, &forward);
-    if (!forward) continue;
-    if (server_open) server_open = WriteAll(to_server[1], line + "\n");
+    std::string instead;
+    FromClient(msg, line, true, &forward, &instead);
+    if (!forward && instead.empty()) continue;
+    if (server_open) server_open = ToServer(forward ? line : instead);
     // A write can still succeed after the server's output ended (a dying process releases its
     // stdout before its stdin), and then nothing will ever answer: the relay's end counts too.
     if (server_gone_.load()) server_open = false;
     if (!server_open) FailPending("the MCP server is not running");
+  }
+  {
+    std::lock_guard<std::mutex> lock(server_mu_);
+    to_server_fd_ = -1;
   }
   ::close(to_server[1]);  // the client is done: let the server finish and exit
   server_relay.join();

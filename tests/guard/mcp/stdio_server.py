@@ -2,7 +2,8 @@
 """A small stdio MCP server for the proxy tests: newline-delimited JSON-RPC, the initialize handshake,
 tools/list, tools/call and resources/read. Its tools: `echo` (returns its text), `read_file` (returns
 a file's content), `fetch_page` (returns a fixed page whose text an attacker wrote), `post` (pretends
-to send data somewhere), `lorem` (returns `size` bytes of ordinary text). With --poison, `notes` carries a tool-poisoning description; with
+to send data somewhere), `lorem` (returns `size` bytes of ordinary text), `ask_model` (asks the
+client's model for text through `sampling/createMessage` and returns what came back). With --poison, `notes` carries a tool-poisoning description; with
 --rug-pull, `echo`'s description changes on the second tools/list. Every call it receives is
 appended to the file named by $MCP_TEST_CALL_LOG, so a test can check what really reached it."""
 import json
@@ -59,6 +60,17 @@ def call(name, args):
         return {"content": [{"type": "text", "text": ("lorem ipsum dolor sit amet " * (size // 27 + 1))[:size]}]}
     if name == "post":
         return {"content": [{"type": "text", "text": "sent"}]}
+    if name == "ask_model":
+        print(json.dumps({"jsonrpc": "2.0", "id": "sampling-1", "method": "sampling/createMessage",
+                          "params": {"messages": [{"role": "user", "content": {
+                              "type": "text", "text": args.get("text", "")}}],
+                              "maxTokens": 50}}), flush=True)
+        reply = json.loads(sys.stdin.readline())
+        if "error" in reply:
+            return {"content": [{"type": "text", "text": "sampling refused: %d" %
+                                 reply["error"]["code"]}]}
+        return {"content": [{"type": "text", "text": "model said: " +
+                             reply["result"]["content"]["text"]}]}
     raise KeyError(name)
 
 
