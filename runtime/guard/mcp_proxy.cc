@@ -373,9 +373,9 @@ class Proxy {
       const JsonValue* params = msg.Find("params");
       static const JsonValue kEmpty;
       const bool sampling = *method == "sampling/createMessage";
-      const Decision d = Judge("PostToolUse",
-                               "mcp__" + mo_.name + (sampling ? "__sampling" : "__elicitation"),
-                               kEmpty, params != nullptr ? params : &kEmpty);
+      const Decision d =
+          Judge("PostToolUse", "mcp__" + mo_.name + (sampling ? "__sampling" : "__elicitation"),
+                kEmpty, params != nullptr ? params : &kEmpty);
       if (d.verdict != DOBERMAN_PASS) {
         ToServer(ErrorLine(
             id, kRefused,
