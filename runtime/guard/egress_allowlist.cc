@@ -28,11 +28,12 @@ bool Allowlist::Allows(const std::string& host, const std::string& port) const {
   return false;
 }
 
-bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) {
-  if (path.empty()) return true;  // nothing allowed
+bool ForEachWordLine(const std::string& path, const char* what,
+                     const std::function<bool(int, const std::vector<std::string>&)>& fn,
+                     std::string* error) {
   std::ifstream in(path);
   if (!in) {
-    *error = "cannot read the allowlist " + path;
+    *error = std::string("cannot read the ") + what + " " + path;
     return false;
   }
   std::string line;
@@ -41,25 +42,36 @@ bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) 
     ++number;
     const size_t hash = line.find('#');
     if (hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string entry, extra;
-    if (!(words >> entry)) continue;
-    if (words >> extra) {
-      *error = path + ":" + std::to_string(number) + ": one host a line";
-      return false;
-    }
-    entry = LowerAscii(entry);
-    if (entry.rfind("*.", 0) == 0) {
-      out->suffixes.push_back(entry.substr(1));
-    } else if (IsIpLiteral(entry.substr(0, entry.rfind(':')))) {
-      *error =
-          path + ":" + std::to_string(number) + ": IP literals are never allowed; name the host";
-      return false;
-    } else {
-      out->exact.push_back(entry);
-    }
+    std::istringstream stream(line);
+    std::vector<std::string> words;
+    for (std::string w; stream >> w;) words.push_back(w);
+    if (!words.empty() && !fn(number, words)) return false;
   }
   return true;
+}
+
+bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) {
+  if (path.empty()) return true;  // nothing allowed
+  return ForEachWordLine(
+      path, "allowlist",
+      [&](int number, const std::vector<std::string>& words) {
+        if (words.size() != 1) {
+          *error = path + ":" + std::to_string(number) + ": one host a line";
+          return false;
+        }
+        const std::string entry = LowerAscii(words[0]);
+        if (entry.rfind("*.", 0) == 0) {
+          out->suffixes.push_back(entry.substr(1));
+        } else if (IsIpLiteral(entry.substr(0, entry.rfind(':')))) {
+          *error = path + ":" + std::to_string(number) +
+                   ": IP literals are never allowed; name the host";
+          return false;
+        } else {
+          out->exact.push_back(entry);
+        }
+        return true;
+      },
+      error);
 }
 
 }  // namespace doberman::guard

@@ -4,6 +4,7 @@
 #ifndef DOBERMAN_GUARD_EGRESS_ALLOWLIST_H_
 #define DOBERMAN_GUARD_EGRESS_ALLOWLIST_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,13 @@ struct Allowlist {
   std::vector<std::string> suffixes;  // ".domain" from "*.domain"
   bool Allows(const std::string& host, const std::string& port) const;
 };
+
+// Reads a small configuration file of words: `#` starts a comment, blank lines are skipped, and
+// `fn` gets each other line's number and words. A false from `fn` stops the reading with the
+// `error` it set; an unreadable file fails with "cannot read the WHAT PATH".
+bool ForEachWordLine(const std::string& path, const char* what,
+                     const std::function<bool(int, const std::vector<std::string>&)>& fn,
+                     std::string* error);
 
 // Reads `path` (empty: nothing allowed). False with `error` naming file:line on a bad line.
 bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error);

@@ -11,8 +11,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace doberman::guard {
 namespace {
@@ -182,51 +180,45 @@ bool BrokerAnswers(const BrokerConfig& b) {
 
 bool ReadBrokerConfig(const std::string& path, BrokerConfig* out, std::string* error) {
   out->path = path;
-  std::ifstream in(path);
-  if (!in) {
-    *error = "cannot read the broker configuration " + path;
-    return false;
-  }
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    std::istringstream words(line);
-    std::string key, value, extra;
-    if (!(words >> key)) continue;
-    const std::string where = path + ":" + std::to_string(number) + ": ";
-    if (!(words >> value) || (words >> extra)) {
-      *error = where + "expected `" + key + " VALUE`";
-      return false;
-    }
-    if (key == "proxy") {
-      const size_t colon = value.rfind(':');
-      out->proxy_host = value.substr(0, colon);
-      const std::string port = colon == std::string::npos ? "" : value.substr(colon + 1);
-      out->proxy_port = port.empty() || port.size() > 5 ||
-                                port.find_first_not_of("0123456789") != std::string::npos
-                            ? 0
-                            : std::atoi(port.c_str());
-      if (out->proxy_port <= 0 || out->proxy_port > 65535 ||
-          (out->proxy_host != "localhost" && !IsIpLiteral(out->proxy_host))) {
-        *error = where + "proxy must be IP:PORT or localhost:PORT";
-        return false;
-      }
-    } else if (key == "allow") {
-      out->allow_file = value;
-    } else if (key == "enforced") {
-      if (value != "namespace" && value != "firewall") {
-        *error = where + "enforced takes namespace or firewall";
-        return false;
-      }
-      out->enforced = value;
-    } else {
-      *error = where + "unknown key '" + key + "' (proxy, allow, enforced)";
-      return false;
-    }
-  }
+  const bool read = ForEachWordLine(
+      path, "broker configuration",
+      [&](int number, const std::vector<std::string>& words) {
+        const std::string where = path + ":" + std::to_string(number) + ": ";
+        const std::string& key = words[0];
+        if (words.size() != 2) {
+          *error = where + "expected `" + key + " VALUE`";
+          return false;
+        }
+        const std::string& value = words[1];
+        if (key == "proxy") {
+          const size_t colon = value.rfind(':');
+          out->proxy_host = value.substr(0, colon);
+          const std::string port = colon == std::string::npos ? "" : value.substr(colon + 1);
+          out->proxy_port = port.empty() || port.size() > 5 ||
+                                    port.find_first_not_of("0123456789") != std::string::npos
+                                ? 0
+                                : std::atoi(port.c_str());
+          if (out->proxy_port <= 0 || out->proxy_port > 65535 ||
+              (out->proxy_host != "localhost" && !IsIpLiteral(out->proxy_host))) {
+            *error = where + "proxy must be IP:PORT or localhost:PORT";
+            return false;
+          }
+        } else if (key == "allow") {
+          out->allow_file = value;
+        } else if (key == "enforced") {
+          if (value != "namespace" && value != "firewall") {
+            *error = where + "enforced takes namespace or firewall";
+            return false;
+          }
+          out->enforced = value;
+        } else {
+          *error = where + "unknown key '" + key + "' (proxy, allow, enforced)";
+          return false;
+        }
+        return true;
+      },
+      error);
+  if (!read) return false;
   if (out->proxy_port == 0 || out->allow_file.empty()) {
     *error = path + ": needs `proxy` and `allow`";
     return false;

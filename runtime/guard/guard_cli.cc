@@ -84,6 +84,13 @@ std::vector<OptionDoc> Plus(std::vector<OptionDoc> a, const std::vector<OptionDo
   return a;
 }
 
+OptionDoc DryRun() {
+  return {"--dry-run", "",
+          "",          ValueKind::kNone,
+          {},          "print the file as it would be written; change nothing",
+          false};
+}
+
 std::vector<OptionDoc> Wiring(bool install) {
   std::vector<OptionDoc> o = {
       {"--user", "", "", ValueKind::kNone, {}, "the user's settings file (the default)", false},
@@ -97,13 +104,7 @@ std::vector<OptionDoc> Wiring(bool install) {
       {"--settings", "", "FILE", ValueKind::kFile, {}, "this settings file instead", false},
   };
   if (install) {
-    o.push_back({"--dry-run",
-                 "",
-                 "",
-                 ValueKind::kNone,
-                 {},
-                 "print the file as it would be written; change nothing",
-                 false});
+    o.push_back(DryRun());
     o.push_back({"--guard",
                  "",
                  "PATH",
@@ -123,13 +124,7 @@ std::vector<OptionDoc> Wiring(bool install) {
     o.push_back(Pubkey());
     o.push_back(StateDir());
   } else {
-    o.push_back({"--dry-run",
-                 "",
-                 "",
-                 ValueKind::kNone,
-                 {},
-                 "print the file as it would be written; change nothing",
-                 false});
+    o.push_back(DryRun());
   }
   return o;
 }
