@@ -24,6 +24,7 @@
 #include "doberman/doberman.h"
 #include "guard_output.h"
 #include "guard_service.h"
+#include "pack_loading.h"
 
 namespace doberman::guard {
 namespace {
@@ -398,36 +399,19 @@ int RunDoctor(const InstallOptions& o) {
         "the hook command names no pack or key (and DOBERMAN_PACK / DOBERMAN_PUBKEY "
         "are unset here)");
   } else {
-    std::vector<doberman_public_key> keys(inv.pubkeys.size());
-    char buf[512] = {0};
-    bool keys_ok = true;
-    for (size_t i = 0; i < inv.pubkeys.size() && keys_ok; ++i) {
-      if (doberman_public_key_read_file(inv.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
-          DOBERMAN_OK) {
-        report.Problem(std::string("key: ") + buf);
-        keys_ok = false;
-      }
-    }
-    if (keys_ok) {
-      doberman_load_options options{};
-      options.struct_size = sizeof options;
-      options.trusted_keys = keys.data();
-      options.trusted_key_count = keys.size();
-      const doberman_status s =
-          doberman_pack_load_file(inv.pack.c_str(), &options, &pack, buf, sizeof buf);
-      if (s != DOBERMAN_OK) {
-        report.Problem("pack " + inv.pack + " refused (" + doberman_status_name(s) + "): " + buf +
-                       "; every call is denied");
-      } else {
-        doberman_pack_info info{};
-        info.struct_size = sizeof info;
-        doberman_pack_get_info(pack, &info);
-        report.Ok("pack " + inv.pack + ": " + info.name + " " + info.version + " r" +
-                  std::to_string(info.revision) + ", signature verified");
-        if (info.expires_unix != 0 && info.expires_unix - std::time(nullptr) < 14 * 86400)
-          report.Note("the pack expires within 14 days; every call is denied after that");
-        doberman_scratch_create(pack, &scratch);
-      }
+    PackLoadResult r = LoadPackWithKeys(inv.pack, inv.pubkeys, "", 0);
+    pack = r.pack;
+    if (pack == nullptr) {
+      report.Problem(r.error + " (" + r.status + "); every call is denied");
+    } else {
+      doberman_pack_info info{};
+      info.struct_size = sizeof info;
+      doberman_pack_get_info(pack, &info);
+      report.Ok("pack " + inv.pack + ": " + info.name + " " + info.version + " r" +
+                std::to_string(info.revision) + ", signature verified");
+      if (info.expires_unix != 0 && info.expires_unix - std::time(nullptr) < 14 * 86400)
+        report.Note("the pack expires within 14 days; every call is denied after that");
+      doberman_scratch_create(pack, &scratch);
     }
   }
   if (!inv.guard.empty()) CheckReach(&report, pack, scratch, "guard", inv.guard, false);

@@ -1,6 +1,8 @@
 // Loading, parsing and deciding one payload (API in guard_runner.h).
 #include "guard_runner.h"
 
+#include "pack_loading.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -11,39 +13,13 @@ namespace doberman::guard {
 namespace {
 
 void LoadOne(const Options& o, const std::string& path, LoadedPack* lp, uint32_t fields) {
-  if (path.empty()) {
-    lp->error = "no pack configured (--pack or DOBERMAN_PACK)";
-    lp->status = "DOBERMAN_E_NO_PACK";
+  PackLoadResult r = LoadPackWithKeys(path, o.pubkeys, o.state, fields);
+  if (r.pack == nullptr) {
+    lp->error = r.error;
+    lp->status = r.status;
     return;
   }
-  if (o.pubkeys.empty()) {
-    lp->error = "no trusted public key configured (--pubkey or DOBERMAN_PUBKEY)";
-    lp->status = "DOBERMAN_E_UNKNOWN_KEY";
-    return;
-  }
-  std::vector<doberman_public_key> keys(o.pubkeys.size());
-  for (size_t i = 0; i < o.pubkeys.size(); ++i) {
-    char buf[512] = {0};
-    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
-        DOBERMAN_OK) {
-      lp->error = buf;
-      lp->status = "DOBERMAN_E_IO";
-      return;
-    }
-  }
-  doberman_load_options options{};
-  options.struct_size = sizeof options;
-  options.trusted_keys = keys.data();
-  options.trusted_key_count = keys.size();
-  options.state_path = o.state.empty() ? nullptr : o.state.c_str();
-  options.fields = fields;
-  char buf[512] = {0};
-  doberman_status s = doberman_pack_load_file(path.c_str(), &options, &lp->pack, buf, sizeof buf);
-  if (s != DOBERMAN_OK) {
-    lp->error = "pack " + path + " refused: " + buf;
-    lp->status = doberman_status_name(s);
-    return;
-  }
+  lp->pack = r.pack;
   if (doberman_scratch_create(lp->pack, &lp->scratch) != DOBERMAN_OK) {
     lp->error = "cannot allocate scratch";
     lp->status = "DOBERMAN_E_NO_MEMORY";

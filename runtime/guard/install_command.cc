@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "doberman/doberman.h"
+#include "pack_loading.h"
 
 namespace doberman::guard {
 namespace {
@@ -131,28 +132,15 @@ std::string Render(const JsonValue& settings) {
   return out;
 }
 
-// Refuses to wire a pack the guard would refuse (it would deny every call).
+// Refuses to wire a pack the guard would refuse (it would deny every call). Signature and
+// structure, and one small database.
 bool VerifyPack(const InstallOptions& o, std::string* error) {
-  std::vector<doberman_public_key> keys(o.pubkeys.size());
-  char buf[512] = {0};
-  for (size_t i = 0; i < o.pubkeys.size(); ++i) {
-    if (doberman_public_key_read_file(o.pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
-        DOBERMAN_OK) {
-      *error = buf;
-      return false;
-    }
-  }
-  doberman_load_options options{};
-  options.struct_size = sizeof options;
-  options.trusted_keys = keys.data();
-  options.trusted_key_count = keys.size();
-  options.fields = 1u << DOBERMAN_FIELD_TOOL;  // signature and structure; one small database
-  doberman_pack* pack = nullptr;
-  if (doberman_pack_load_file(o.pack.c_str(), &options, &pack, buf, sizeof buf) != DOBERMAN_OK) {
-    *error = "pack " + o.pack + " refused: " + buf;
+  PackLoadResult r = LoadPackWithKeys(o.pack, o.pubkeys, "", 1u << DOBERMAN_FIELD_TOOL);
+  if (r.pack == nullptr) {
+    *error = r.error;
     return false;
   }
-  doberman_pack_free(pack);
+  doberman_pack_free(r.pack);
   return true;
 }
 

@@ -16,12 +16,15 @@
 #include "doberman/doberman.h"
 #include "guard_output.h"
 #include "hook_payload.h"
+#include "pack_loading.h"
 
 namespace py = pybind11;
 
 namespace {
 
 using doberman::guard::Decision;
+using doberman::guard::LoadPackWithKeys;
+using doberman::guard::PackLoadResult;
 using doberman::guard::ParsedPayload;
 
 // A refused pack: the status name (`DOBERMAN_E_SIGNATURE`, ...) and the runtime's one-line reason.
@@ -70,25 +73,13 @@ PyDecision ToPython(const Decision& d) {
 class Pack {
  public:
   Pack(const std::string& path, const std::vector<std::string>& pubkeys, const std::string& state) {
-    std::vector<doberman_public_key> keys(pubkeys.size());
-    char err[512] = {0};
-    for (size_t i = 0; i < pubkeys.size(); ++i) {
-      const doberman_status s =
-          doberman_public_key_read_file(pubkeys[i].c_str(), &keys[i], err, sizeof err);
-      if (s != DOBERMAN_OK) throw PackError(doberman_status_name(s), err);
-    }
-    doberman_load_options options{};
-    options.struct_size = sizeof options;
-    options.trusted_keys = keys.data();
-    options.trusted_key_count = keys.size();
-    options.state_path = state.empty() ? nullptr : state.c_str();
-    doberman_status s;
+    PackLoadResult r;
     {
       py::gil_scoped_release unlocked;  // verifying and deserializing takes milliseconds
-      s = doberman_pack_load_file(path.c_str(), &options, &pack_, err, sizeof err);
+      r = LoadPackWithKeys(path, pubkeys, state, 0);
     }
-    if (s != DOBERMAN_OK)
-      throw PackError(doberman_status_name(s), "pack " + path + " refused: " + err);
+    if (r.pack == nullptr) throw PackError(r.status, r.error);
+    pack_ = r.pack;
   }
   Pack(const Pack&) = delete;
   Pack& operator=(const Pack&) = delete;

@@ -1,0 +1,45 @@
+// Key files, then the pack (pack_loading.h).
+#include "pack_loading.h"
+
+namespace doberman::guard {
+
+PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
+                                const std::string& state, uint32_t fields) {
+  PackLoadResult r;
+  if (path.empty()) {
+    r.status = "DOBERMAN_E_NO_PACK";
+    r.error = "no pack configured (--pack or DOBERMAN_PACK)";
+    return r;
+  }
+  if (pubkeys.empty()) {
+    r.status = "DOBERMAN_E_UNKNOWN_KEY";
+    r.error = "no trusted public key configured (--pubkey or DOBERMAN_PUBKEY)";
+    return r;
+  }
+  std::vector<doberman_public_key> keys(pubkeys.size());
+  char buf[512] = {0};
+  for (size_t i = 0; i < pubkeys.size(); ++i) {
+    if (doberman_public_key_read_file(pubkeys[i].c_str(), &keys[i], buf, sizeof buf) !=
+        DOBERMAN_OK) {
+      r.status = "DOBERMAN_E_IO";
+      r.error = buf;
+      return r;
+    }
+  }
+  doberman_load_options options{};
+  options.struct_size = sizeof options;
+  options.trusted_keys = keys.data();
+  options.trusted_key_count = keys.size();
+  options.state_path = state.empty() ? nullptr : state.c_str();
+  options.fields = fields;
+  const doberman_status s =
+      doberman_pack_load_file(path.c_str(), &options, &r.pack, buf, sizeof buf);
+  if (s != DOBERMAN_OK) {
+    r.pack = nullptr;
+    r.status = doberman_status_name(s);
+    r.error = "pack " + path + " refused: " + buf;
+  }
+  return r;
+}
+
+}  // namespace doberman::guard

@@ -1,0 +1,27 @@
+// Loading a signed pack with a list of trusted key files: the one sequence every front end needs
+// (the guard's modes, install's check, doctor, the Python module). Fail closed: on any error the
+// pack is null and `status` and `error` say why.
+#ifndef DOBERMAN_GUARD_PACK_LOADING_H_
+#define DOBERMAN_GUARD_PACK_LOADING_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "doberman/doberman.h"
+
+namespace doberman::guard {
+
+struct PackLoadResult {
+  doberman_pack* pack = nullptr;  // owned by the caller (doberman_pack_free)
+  std::string status = "DOBERMAN_OK";
+  std::string error;
+};
+
+// `state`: the rollback record (empty: none). `fields`: doberman_load_options.fields (0: all).
+PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
+                                const std::string& state, uint32_t fields);
+
+}  // namespace doberman::guard
+
+#endif  // DOBERMAN_GUARD_PACK_LOADING_H_
