@@ -212,12 +212,15 @@ bool LooksLikePlaceholder(std::string_view v) {
     return copied ? hay.find(m) != std::string_view::npos : ContainsCaseless(hay, m);
   };
   static constexpr std::string_view kMarkers[] = {
-      "your_",        "your-",    "yourapi",    "yourkey",     "yoursecret", "yourtoken",
-      "_here",        "-here",    "changeme",   "change_me",   "change-me",  "placeholder",
-      "example",      "dummy",    "sample",     "redacted",    "xxxx",       "****",
-      "....",         "<",        "${",         "{{",          "%s",         "replace",
-      "insert",       "fixme",    "todo",       "fake",        "notreal",    "not_a_real",
-      "secret_value", "mysecret", "mypassword", "password123", "hunter2",    "s3cr3t"};
+      "your_", "your-", "yourapi", "yourkey", "yoursecret", "yourtoken", "_here", "-here",
+      "changeme", "change_me", "change-me", "placeholder", "example", "dummy", "sample", "redacted",
+      "xxxx", "****", "....", "<", "${", "{{", "%s", "replace", "insert", "fixme", "todo", "fake",
+      "notreal", "not_a_real", "secret_value", "mysecret", "mypassword", "password123", "hunter2",
+      "s3cr3t",
+      // HTML-escaped <PLACEHOLDER>, and the sequences people type for a demo value
+      // (a1b2c3d4e5f6..., ...ABCDEFGHIJKL..., ...1234567890): 8 in a row do not occur by chance
+      // in a generated secret.
+      "&lt;", "12345678", "abcdefgh", "a1b2c3d4", "1a2b3c4d"};
   for (std::string_view m : kMarkers) {
     if (contains(m)) return true;
   }

@@ -56,7 +56,10 @@ TEST(Validators, Placeholders) {
   for (const char* p :
        {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
         "$SECRET_VALUE", "os.environ['X']", "process.env.API_KEY", "1234567890", "aaaaaaaaaaaa",
-        "https://example.com/x", "REDACTED", "short"}) {
+        "https://example.com/x", "REDACTED", "short",
+        // demo values: HTML-escaped <...>, typed sequences inside an otherwise random value
+        "&lt;YOURPASSWORD&gt;", "a1b2c3d4e5f6g7h8i9j0k1l2m3n4", "00QCjAl4MlV-ABCDEFGHIJKL-0Hmj",
+        "OOzkR1+hF+1ABCsIFDJMEUtqmtnZ1234567890"}) {
     EXPECT_TRUE(LooksLikePlaceholder(p)) << p;
   }
   for (const char* s : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "/Wf3PzCwtzcwHmBgYGcwbZz8",
