@@ -13,6 +13,20 @@ import sys
 SCOPES = ["tool", "command", "command_text", "path", "content", "url", "args", "prompt", "prompt_text"]
 
 
+ORDER = {"PASS": 0, "AUTH": 1, "BLOCK": 2}
+
+
+def every_match(rule, pattern):
+    """Whether the compiler leaves SINGLEMATCH off this pattern (compiler/src/checker.cc, the
+    `every_match` loop): an any-pattern of a rule with validators or a mention cap below its verdict
+    reports every match, so each can be judged."""
+    v = rule.get("validators") or {}
+    validated = (v.get("min_entropy", 0) > 0 or v.get("min_length", 0) > 0 or v.get("placeholder")
+                 or v.get("exempt_hashes") or v.get("exempt_identifiers"))
+    capped = ORDER.get(rule.get("mention", "BLOCK"), 2) < ORDER.get(rule.get("verdict", "PASS"), 0)
+    return pattern.get("role", "any") == "any" and bool(validated or capped)
+
+
 def main():
     with open(sys.argv[1]) as f:
         pack = json.load(f)
@@ -25,7 +39,8 @@ def main():
                 if s in scopes:
                     scopes[s].append({"id": patterns, "regex": p["regex"], "flags": int(p.get("flags", 0)),
                                       "role": p.get("role", "any"), "rule": rule["id"],
-                                      "som": bool(p.get("som", False))})
+                                      "som": bool(p.get("som", False)),
+                                      "every_match": every_match(rule, p)})
             patterns += 1
     # The pack's databases (one platform variant): which scopes each serves. A database may serve several
     # scopes (the union of their patterns); peers still get each scope's own list, which favours them.

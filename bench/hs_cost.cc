@@ -1,6 +1,7 @@
 // doberman-hs-cost: where the Hyperscan floor's time and the pack's bytes go. Links the full
 // Hyperscan (compiler) and not the runtime, so it recompiles the exported pattern sets itself, with
-// the flags dobermanc uses (SOM_LEFTMOST where the pack records `som`, SINGLEMATCH otherwise;
+// the flags dobermanc uses (SOM_LEFTMOST where the pack records `som`, none for `every_match`
+// patterns, SINGLEMATCH otherwise;
 // generic platform).
 //
 //   doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] [--json OUT]
@@ -36,6 +37,7 @@ struct Pattern {
   std::string regex, rule;
   unsigned flags = 0;
   bool som = false;
+  bool every_match = false;  // validated or mention-capped: every match reported, no SINGLEMATCH
 };
 
 uint64_t NowNs() {
@@ -92,7 +94,9 @@ bool Compile(const std::vector<const Pattern*>& ps, Variant v, Db* out) {
   for (size_t i = 0; i < ps.size(); ++i) {
     exprs.push_back(ps[i]->regex.c_str());
     const bool som = ps[i]->som && v != Variant::kNoSom;
-    flags.push_back(ps[i]->flags | (som ? HS_FLAG_SOM_LEFTMOST : HS_FLAG_SINGLEMATCH));
+    flags.push_back(ps[i]->flags | (som                  ? HS_FLAG_SOM_LEFTMOST
+                                    : ps[i]->every_match ? 0u
+                                                         : HS_FLAG_SINGLEMATCH));
     ids.push_back(static_cast<unsigned>(i));
   }
   hs_platform_info_t platform{};
@@ -282,6 +286,7 @@ int Main(int argc, char** argv) {
         if (const JsonValue* f = p.Find("flags"))
           x.flags = static_cast<unsigned>(std::stoul(f->text));
         if (const JsonValue* v = p.Find("som")) x.som = v->boolean;
+        if (const JsonValue* v = p.Find("every_match")) x.every_match = v->boolean;
         by_scope[scope].emplace_back(id, std::move(x));
       }
     }
