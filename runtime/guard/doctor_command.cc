@@ -99,25 +99,16 @@ Invocation ParseInvocation(const std::string& command) {
   }
   if (inv.pack.empty() && std::getenv("DOBERMAN_PACK") != nullptr)
     inv.pack = std::getenv("DOBERMAN_PACK");
-  if (inv.pubkeys.empty() && std::getenv("DOBERMAN_PUBKEY") != nullptr) {
-    std::stringstream keys(std::getenv("DOBERMAN_PUBKEY"));
-    for (std::string k; std::getline(keys, k, ':');)
-      if (!k.empty()) inv.pubkeys.push_back(k);
-  }
+  if (inv.pubkeys.empty()) inv.pubkeys = PublicKeysFromEnvironment();
   if (inv.state_dir.empty() && std::getenv("DOBERMAN_STATE_DIR") != nullptr)
     inv.state_dir = std::getenv("DOBERMAN_STATE_DIR");
   return inv;
 }
 
-std::string Dir(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
 // The agent runs as this user: it can change a file it can write, or one in a directory it can
 // write (by replacing it).
 bool WritableHere(const std::string& path) {
-  return ::access(path.c_str(), W_OK) == 0 || ::access(Dir(path).c_str(), W_OK) == 0;
+  return ::access(path.c_str(), W_OK) == 0 || ::access(ParentDir(path).c_str(), W_OK) == 0;
 }
 
 // The pack's verdict on the agent writing `path` with its own file tool.
@@ -362,7 +353,7 @@ int RunDoctor(const InstallOptions& o) {
     report.Ok("settings: Doberman hooks on " + names + ", failing closed");
   }
   if (o.host == Host::kCodex) {
-    std::ifstream toml(Dir(path) + "/config.toml");
+    std::ifstream toml(ParentDir(path) + "/config.toml");
     std::stringstream text;
     text << toml.rdbuf();
     int untrusted = 0;
@@ -420,7 +411,7 @@ int RunDoctor(const InstallOptions& o) {
   CheckReach(&report, pack, scratch, "settings", path, false);
   // Codex's trust entries: an agent that could drop them would have the hooks skipped silently.
   if (o.host == Host::kCodex)
-    CheckReach(&report, pack, scratch, "Codex config", Dir(path) + "/config.toml", false);
+    CheckReach(&report, pack, scratch, "Codex config", ParentDir(path) + "/config.toml", false);
   if (!inv.state_dir.empty())
     CheckReach(&report, pack, scratch, "state directory", inv.state_dir + "/ledger", true);
   doberman_scratch_free(scratch);

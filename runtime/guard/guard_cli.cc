@@ -9,6 +9,7 @@
 
 #include "doberman/doberman.h"
 #include "log_command.h"
+#include "pack_loading.h"
 
 namespace doberman::guard {
 namespace {
@@ -425,18 +426,7 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (o->pack.empty()) {
     if (const char* e = std::getenv("DOBERMAN_PACK")) o->pack = e;
   }
-  if (o->pubkeys.empty()) {
-    if (const char* e = std::getenv("DOBERMAN_PUBKEY")) {
-      std::string s = e;
-      size_t start = 0;
-      while (start <= s.size()) {
-        size_t colon = s.find(':', start);
-        if (colon == std::string::npos) colon = s.size();
-        if (colon > start) o->pubkeys.push_back(s.substr(start, colon - start));
-        start = colon + 1;
-      }
-    }
-  }
+  if (o->pubkeys.empty()) o->pubkeys = PublicKeysFromEnvironment();
   if (o->state_dir.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE_DIR")) o->state_dir = e;
   }

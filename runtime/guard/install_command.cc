@@ -32,17 +32,12 @@ std::string Absolute(const std::string& path) {
   return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf) : std::string();
 }
 
-std::string Dir(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
 // mkdir -p, new directories 0700 (settings may hold tokens).
 bool MakeDirs(const std::string& dir, std::string* error) {
   if (dir.empty() || dir == "/" || dir == ".") return true;
   struct stat st {};
   if (::stat(dir.c_str(), &st) == 0) return S_ISDIR(st.st_mode);
-  if (!MakeDirs(Dir(dir), error)) return false;
+  if (!MakeDirs(ParentDir(dir), error)) return false;
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
     *error = "cannot create " + dir + ": " + std::strerror(errno);
     return false;
@@ -180,6 +175,7 @@ std::string WithTrust(const std::string& toml,
   return out;
 }
 
+// The settings file read once: its text (for the backup) and its parsed value.
 bool Prepare(const InstallOptions& o, std::string* path, JsonValue* settings, std::string* before,
              bool* exists) {
   *path = ResolveSettingsPath(o);
@@ -188,7 +184,7 @@ bool Prepare(const InstallOptions& o, std::string* path, JsonValue* settings, st
     std::fprintf(stderr, "doberman-guard: %s\n", error.c_str());
     return false;
   }
-  if (!ReadSettings(*path, settings, exists, &error)) {
+  if (!ParseSettings(*path, *before, settings, &error)) {
     std::fprintf(stderr, "doberman-guard: %s; nothing was changed\n", error.c_str());
     return false;
   }
@@ -209,7 +205,7 @@ int Commit(const InstallOptions& o, const std::string& path, const std::string& 
     return 0;
   }
   std::string error, backup;
-  if (!MakeDirs(Dir(path), &error) || (exists && !Backup(path, before, &backup, &error)) ||
+  if (!MakeDirs(ParentDir(path), &error) || (exists && !Backup(path, before, &backup, &error)) ||
       !WriteAtomically(path, after, &error)) {
     std::fprintf(stderr, "doberman-guard: %s\n", error.c_str());
     return 1;
@@ -226,9 +222,18 @@ std::string ResolveSettingsPath(const InstallOptions& o) {
   return SettingsPath(o.host, o.project_dir);
 }
 
+std::string ParentDir(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
 bool ReadSettings(const std::string& path, JsonValue* out, bool* exists, std::string* error) {
   std::string text;
-  if (!ReadFile(path, &text, exists, error)) return false;
+  return ReadFile(path, &text, exists, error) && ParseSettings(path, text, out, error);
+}
+
+bool ParseSettings(const std::string& path, const std::string& text, JsonValue* out,
+                   std::string* error) {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     *out = JsonValue{};
     out->type = JsonType::kObject;
@@ -339,7 +344,7 @@ int RunInstall(const InstallOptions& o) {
                         "Doberman hooks installed");
   if (rc != 0 || o.host != Host::kCodex || !o.trust) return rc;
   // Codex runs a user or project hook only once trusted; the operator installing it is the review.
-  const std::string config = Dir(path) + "/config.toml";
+  const std::string config = ParentDir(path) + "/config.toml";
   std::string toml;
   bool toml_exists = false;
   if (!ReadFile(config, &toml, &toml_exists, &error)) {

@@ -34,6 +34,12 @@ int RunUninstall(const InstallOptions& o);
 // Reads and parses a settings file. A missing or empty file is `{}` (`exists` false for missing).
 bool ReadSettings(const std::string& path, internal::JsonValue* out, bool* exists,
                   std::string* error);
+// Parses a settings file's text (`path` names it in errors); empty text is `{}`.
+bool ParseSettings(const std::string& path, const std::string& text, internal::JsonValue* out,
+                   std::string* error);
+
+// The directory part of `path` ("." without one, "/" for the root).
+std::string ParentDir(const std::string& path);
 
 // Codex's trust hash of one handler (codex-rs/hooks discovery: sha256 over the compact, key-sorted
 // JSON of the event label, matcher and normalized handler), "sha256:<hex>".

@@ -1,7 +1,23 @@
 // Key files, then the pack (pack_loading.h).
 #include "pack_loading.h"
 
+#include <cstdlib>
+
 namespace doberman::guard {
+
+std::vector<std::string> PublicKeysFromEnvironment() {
+  std::vector<std::string> keys;
+  const char* env = std::getenv("DOBERMAN_PUBKEY");
+  const std::string s = env != nullptr ? env : "";
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t colon = s.find(':', start);
+    if (colon == std::string::npos) colon = s.size();
+    if (colon > start) keys.push_back(s.substr(start, colon - start));
+    start = colon + 1;
+  }
+  return keys;
+}
 
 PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
                                 const std::string& state, uint32_t fields) {

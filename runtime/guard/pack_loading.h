@@ -18,6 +18,9 @@ struct PackLoadResult {
   std::string error;
 };
 
+// The key files $DOBERMAN_PUBKEY names (':'-separated, empty parts skipped); empty when unset.
+std::vector<std::string> PublicKeysFromEnvironment();
+
 // `state`: the rollback record (empty: none). `fields`: doberman_load_options.fields (0: all).
 PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
                                 const std::string& state, uint32_t fields);

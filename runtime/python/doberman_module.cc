@@ -168,15 +168,7 @@ class Pack {
 std::vector<std::string> PublicKeys(const py::object& pubkey) {
   std::vector<std::string> keys;
   if (pubkey.is_none()) {
-    const char* env = std::getenv("DOBERMAN_PUBKEY");
-    std::string s = env != nullptr ? env : "";
-    size_t start = 0;
-    while (start < s.size()) {
-      size_t colon = s.find(':', start);
-      if (colon == std::string::npos) colon = s.size();
-      if (colon > start) keys.push_back(s.substr(start, colon - start));
-      start = colon + 1;
-    }
+    keys = doberman::guard::PublicKeysFromEnvironment();
   } else if (py::isinstance<py::str>(pubkey)) {
     keys.push_back(pubkey.cast<std::string>());
   } else if (py::isinstance<py::list>(pubkey) || py::isinstance<py::tuple>(pubkey)) {
