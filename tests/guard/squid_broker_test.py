@@ -223,13 +223,22 @@ class RealSquid(unittest.TestCase):
         self.assertEqual(len(self.hits), allowed)
         self.assertTrue(all("ghp_" not in h for h in self.hits))
         # Every helper answer is a row of the decision log, and no URL or secret is stored.
-        self.stop_squid()
         # (The state directory is the helper's, owned by `proxy`: read it as that user.)
         as_proxy = ["setpriv", "--reuid=proxy", "--regid=proxy", "--clear-groups", "--",
                     os.path.join(self.dir, "doberman-guard")]
-        log = subprocess.run(as_proxy + ["log", "--state-dir", state, "--json"],
-                             capture_output=True, text=True, check=True).stdout.splitlines()
-        rows = [json.loads(line) for line in log]
+
+        def rows():
+            log = subprocess.run(as_proxy + ["log", "--state-dir", state, "--json"],
+                                 capture_output=True, text=True, check=True).stdout.splitlines()
+            return [json.loads(line) for line in log]
+
+        # A helper writes its row just after its answer: on a loaded machine the last rows may
+        # trail the last response by a moment, so wait for them before stopping Squid.
+        deadline = time.time() + 30
+        while len(rows()) < 1000 and time.time() < deadline:
+            time.sleep(0.5)
+        self.stop_squid()
+        rows = rows()
         self.assertEqual({r["host"] for r in rows}, {"squid"})
         self.assertEqual(sum(1 for r in rows if r["verdict"] == "PASS"), allowed)
         self.assertEqual(sum(1 for r in rows if r["verdict"] != "PASS"), 1000 - allowed)
