@@ -5,11 +5,12 @@
 //
 // SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...]},
 // ...] Commands are interleaved (run 1 of every command, then run 2, ...) so that background noise
-// on a shared machine falls on all of them alike. Each run is posix_spawn -> waitpid, timed with
+// on a shared machine falls on all of them alike. Each run is posix_spawn -> wait4, timed with
 // the monotonic clock; stdout and stderr go to /dev/null. Reports median, p10, p90, mean and min
-// per command.
+// per command, and the process's peak resident size (wait4).
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@ struct Command {
   std::vector<std::string> argv;
   std::vector<double> ms;
   int bad_exits = 0;
+  long max_rss_kib = 0;  // the largest peak resident size of any run (wait4's ru_maxrss)
 };
 
 double Pct(std::vector<double> v, double q) {
@@ -56,8 +58,10 @@ bool RunOnce(Command& c) {
   const uint64_t t0 = NowNs();
   int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
   int status = 0;
-  if (rc == 0) waitpid(pid, &status, 0);
+  rusage usage{};
+  if (rc == 0) wait4(pid, &status, 0, &usage);
   const uint64_t t1 = NowNs();
+  c.max_rss_kib = std::max<long>(c.max_rss_kib, usage.ru_maxrss);  // peak resident size, KiB
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     std::fprintf(stderr, "%s: cannot spawn %s\n", c.name.c_str(), argv[0]);
@@ -134,9 +138,9 @@ int Main(int argc, char** argv) {
     std::snprintf(
         buf, sizeof buf,
         "%s%s:{\"runs\":%zu,\"median_ms\":%.4f,\"p10_ms\":%.4f,\"p90_ms\":%.4f,\"mean_ms\":%.4f,"
-        "\"min_ms\":%.4f,\"bad_exits\":%d}",
+        "\"min_ms\":%.4f,\"max_rss_kib\":%ld,\"bad_exits\":%d}",
         i ? "," : "", JsonString(c.name).c_str(), c.ms.size(), med, p10, p90, mean, mn,
-        c.bad_exits);
+        c.max_rss_kib, c.bad_exits);
     json += buf;
   }
   json += "}\n";

@@ -6,7 +6,9 @@
 // (shell normalization, folding, decoding), every Hyperscan scan, rule evaluation. The peers scan
 // the very (scope, text) units Doberman scans for that call, prepared in advance, with the same
 // per-scope pattern sets: they are timed on matching alone. The floor is hs_scan with a no-op
-// callback over the pack's own databases and units.
+// callback over the pack's own databases and units. With --onepass DIR (databases written by
+// `doberman-hs-cost --onepass-out`), "hs-onepass" is the independent floor of issue 17: one scan
+// of each raw call field with one single-match database of every trigger pattern the field feeds.
 //
 // Engines take turns in rounds (interleaved, so that noise from other processes is shared), each
 // round giving every engine the same time slice; all samples are kept and summarised
@@ -25,7 +27,7 @@ namespace doberman::bench {
 namespace {
 
 struct Options {
-  std::string pack, pubkey, patterns, json_out, export_units;
+  std::string pack, pubkey, patterns, json_out, export_units, onepass;
   std::vector<std::pair<std::string, std::string>> corpora;  // name, file
   std::vector<std::string> engines = {"doberman", "hyperscan", "re2", "pcre2", "yara"};
   double seconds = 2.0;  // timed budget per engine and corpus
@@ -41,7 +43,7 @@ const char kUsage[] =
     "         --corpus NAME=FILE.jsonl... [--engines doberman,hyperscan,re2,pcre2,yara]\n"
     "         [--seconds S] [--seconds-for NAME=S] [--rounds R] [--min-samples N] [--skip "
     "NAME=e1,e2]\n"
-    "         [--json OUT.json] [--export-units UNITS.json]\n";
+    "         [--json OUT.json] [--export-units UNITS.json] [--onepass DIR]\n";
 
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -69,6 +71,8 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       o->json_out = next();
     else if (a == "--export-units")
       o->export_units = next();
+    else if (a == "--onepass")
+      o->onepass = next();
     else if (a == "--engines")
       o->engines = Split(next(), ',');
     else if (a == "--seconds")
@@ -94,6 +98,10 @@ bool ParseArgs(int argc, char** argv, Options* o) {
       return false;
     }
   }
+  if (!o->onepass.empty() &&
+      std::find(o->engines.begin(), o->engines.end(), "hs-onepass") == o->engines.end()) {
+    o->engines.push_back("hs-onepass");
+  }
   return !o->pack.empty() && !o->pubkey.empty() && !o->corpora.empty();
 }
 
@@ -111,6 +119,8 @@ class Runner {
   virtual std::string name() const = 0;
   // Processes payload `i`; returns a value that keeps the work observable (verdicts, match counts).
   virtual int Run(const Payload& p) = 0;
+  // The agreement pass counts matches; timed runs use a callback that does nothing.
+  virtual void SetCounting(bool /*counting*/) {}
   const EngineStats* stats = nullptr;
   size_t errors = 0;
 };
@@ -148,10 +158,74 @@ class EngineRunner : public Runner {
     }
     return matched_units;
   }
-  Engine* engine() { return e_.get(); }
+  void SetCounting(bool counting) override { e_->SetCounting(counting); }
 
  private:
   std::unique_ptr<Engine> e_;
+};
+
+// The independent floor: each raw field of a call scanned once (no normalization, decoding or
+// folding) with a database of every trigger pattern of the scopes that field feeds.
+class OnePassRunner : public Runner {
+ public:
+  ~OnePassRunner() override {
+    if (scratch_ != nullptr) hs_free_scratch(scratch_);
+    for (hs_database_t* db : dbs_) {
+      if (db != nullptr) hs_free_database(db);
+    }
+  }
+  std::string name() const override { return "hs-onepass"; }
+  bool Load(const std::string& dir) {
+    const char* fields[kFields] = {"tool", "command", "path", "content", "url", "args", "prompt"};
+    for (int f = 0; f < kFields; ++f) {
+      FILE* in = std::fopen((dir + "/onepass-" + fields[f] + ".db").c_str(), "rb");
+      if (in == nullptr) continue;  // no pattern serves this field
+      std::string bytes;
+      char buf[1 << 16];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) bytes.append(buf, n);
+      std::fclose(in);
+      if (hs_deserialize_database(bytes.data(), bytes.size(), &dbs_[f]) != HS_SUCCESS ||
+          hs_alloc_scratch(dbs_[f], &scratch_) != HS_SUCCESS) {
+        return false;
+      }
+    }
+    return true;
+  }
+  void SetCounting(bool counting) override { counting_ = counting; }
+  // Fields with at least one match (timed runs: fields scanned).
+  int Run(const Payload& p) override {
+    int n = 0;
+    for (const doberman_call& call : p.views) {
+      n += Scan(kTool, call.tool) + Scan(kCommand, call.command) + Scan(kPath, call.path) +
+           Scan(kContent, call.content) + Scan(kUrl, call.url);
+      for (size_t i = 0; i < call.arg_count; ++i) n += Scan(kArgs, call.args[i]);
+      for (size_t i = 0; i < call.prompt_count; ++i) n += Scan(kPrompt, call.prompt[i].text);
+    }
+    return n;
+  }
+
+ private:
+  enum { kTool, kCommand, kPath, kContent, kUrl, kArgs, kPrompt, kFields };
+  static int NoMatch(unsigned, unsigned long long, unsigned long long, unsigned, void*) {
+    return 0;
+  }
+  static int Count(unsigned, unsigned long long, unsigned long long, unsigned, void* ctx) {
+    ++*static_cast<int*>(ctx);
+    return 0;
+  }
+  int Scan(int field, const doberman_string& text) {
+    if (dbs_[field] == nullptr || text.size == 0) return 0;
+    int matches = 0;
+    if (hs_scan(dbs_[field], text.data, static_cast<unsigned>(text.size), 0, scratch_,
+                counting_ ? Count : NoMatch, &matches) != HS_SUCCESS) {
+      ++errors;
+    }
+    return counting_ ? (matches > 0 ? 1 : 0) : 1;
+  }
+  bool counting_ = false;
+  hs_database_t* dbs_[kFields] = {};
+  hs_scratch_t* scratch_ = nullptr;
 };
 
 double ClockOverheadNs() {
@@ -239,6 +313,15 @@ int Main(int argc, char** argv) {
     std::unique_ptr<Engine> engine;
     if (e == "doberman") {
       runners.push_back(std::make_unique<DobermanRunner>(lp));
+      continue;
+    }
+    if (e == "hs-onepass") {
+      auto r = std::make_unique<OnePassRunner>();
+      if (o.onepass.empty() || !r->Load(o.onepass)) {
+        std::fprintf(stderr, "hs-onepass needs --onepass DIR with readable databases\n");
+        return 1;
+      }
+      runners.push_back(std::move(r));
       continue;
     }
     if (e == "hyperscan")
@@ -354,11 +437,10 @@ int Main(int argc, char** argv) {
                            ",\"AUTH\":" + std::to_string(verdicts[1]) +
                            ",\"BLOCK\":" + std::to_string(verdicts[2]) + "}";
       } else {
-        EngineRunner* er = static_cast<EngineRunner*>(r);
-        er->engine()->SetCounting(true);
+        r->SetCounting(true);
         size_t matched = 0;
         for (const Payload& p : c.payloads) matched += static_cast<size_t>(r->Run(p));
-        er->engine()->SetCounting(false);
+        r->SetCounting(false);
         check[r->name()] = "\"matched_units\":" + std::to_string(matched);
       }
       r->errors = errors_before;

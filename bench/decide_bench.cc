@@ -167,6 +167,7 @@ BENCHMARK_CAPTURE(BM_HyperscanFloor, write4k, "write4k");
 BENCHMARK_CAPTURE(BM_HyperscanFloor, write1m, "write1m")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_ParsePayload, cmd200, "cmd200");
 BENCHMARK_CAPTURE(BM_ParsePayload, write4k, "write4k");
+BENCHMARK_CAPTURE(BM_ParsePayload, write1m, "write1m")->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PackLoad, file, true)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_PackLoad, memory, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ScratchCreate)->Unit(benchmark::kMicrosecond);

@@ -6,6 +6,7 @@
 //
 //   doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] [--json OUT]
 //                    [--marginal]
+//   doberman-hs-cost --patterns P.json --onepass-out DIR
 //
 // For each database as the pack groups them (one may serve several scopes; the export lists the
 // groups): size and scan time per payload for the set as packed, the same set tuned for this CPU,
@@ -14,6 +15,12 @@
 // pattern adds to its database as packed: the set compiled without it, bytes and scan time saved
 // (slow: one compile per pattern). A pattern's size alone says little about what it adds to a set;
 // this does.
+//
+// --onepass-out writes the independent floor issue 17 measures against (not the pack's layout):
+// for each call field, one database holding every trigger pattern of every scope the field feeds
+// (command: command and command_text; prompt: prompt and prompt_text), all single-match without
+// SOM, serialized as DIR/onepass-<field>.db. doberman-corpus-bench --onepass DIR scans each raw
+// field once with it, with no normalization, decoding or folding.
 #include <hs/hs.h>
 
 #include <algorithm>
@@ -86,7 +93,11 @@ struct Db {
   }
 };
 
-enum class Variant { kPacked, kHost, kNoSom };
+// kJoined: an experiment, not a layout the runtime can use as is. A payload's units of the
+// database's scopes joined with '\n' and scanned once with every pattern in multiline mode: what
+// one pass over a command's segments would cost. Not equivalent (a negated class or \s can match
+// across the joint, and \z means the end of the last segment only).
+enum class Variant { kPacked, kHost, kNoSom, kJoined };
 
 bool Compile(const std::vector<const Pattern*>& ps, Variant v, Db* out) {
   std::vector<const char*> exprs;
@@ -94,9 +105,10 @@ bool Compile(const std::vector<const Pattern*>& ps, Variant v, Db* out) {
   for (size_t i = 0; i < ps.size(); ++i) {
     exprs.push_back(ps[i]->regex.c_str());
     const bool som = ps[i]->som && v != Variant::kNoSom;
-    flags.push_back(ps[i]->flags | (som                  ? HS_FLAG_SOM_LEFTMOST
-                                    : ps[i]->every_match ? 0u
-                                                         : HS_FLAG_SINGLEMATCH));
+    flags.push_back(ps[i]->flags | (v == Variant::kJoined ? HS_FLAG_MULTILINE : 0u) |
+                    (som                  ? HS_FLAG_SOM_LEFTMOST
+                     : ps[i]->every_match ? 0u
+                                          : HS_FLAG_SINGLEMATCH));
     ids.push_back(static_cast<unsigned>(i));
   }
   hs_platform_info_t platform{};
@@ -218,8 +230,90 @@ std::string MarginalCosts(const std::vector<const Pattern*>& ps,
   return json + "]";
 }
 
+// The fields of a call and the scopes each one's units are scanned in (runtime/src/call_units.h).
+struct FieldScopes {
+  const char* field;
+  std::vector<std::string> scopes;
+};
+const FieldScopes kFieldScopes[] = {{"tool", {"tool"}},
+                                    {"command", {"command", "command_text"}},
+                                    {"path", {"path"}},
+                                    {"content", {"content"}},
+                                    {"url", {"url"}},
+                                    {"args", {"args"}},
+                                    {"prompt", {"prompt", "prompt_text"}}};
+
+// Writes DIR/onepass-<field>.db (see the file comment). Trigger patterns are the any-patterns, and
+// every pattern of a rule that has none (the all/none patterns of a rule with any-patterns cannot
+// matter unless one of those matched), whatever layout the pack chose.
+int WriteOnePass(const JsonValue& pj, const std::string& dir) {
+  std::map<std::string, bool> rule_has_any;
+  if (const JsonValue* scopes = pj.Find("scopes")) {
+    for (const auto& [scope, list] : scopes->members) {
+      for (const JsonValue& p : list.items) {
+        const std::string* role = p.FindString("role");
+        bool& has = rule_has_any[*p.FindString("rule")];
+        has = has || role == nullptr || *role == "any";
+      }
+    }
+  }
+  const JsonValue* scopes = pj.Find("scopes");
+  if (scopes == nullptr) return 1;
+  for (const FieldScopes& f : kFieldScopes) {
+    std::map<size_t, std::pair<std::string, unsigned>> patterns;  // id -> regex, flags
+    for (const std::string& scope : f.scopes) {
+      const JsonValue* list = scopes->Find(scope);
+      if (list == nullptr) continue;
+      for (const JsonValue& p : list->items) {
+        const size_t id = std::stoul(p.Find("id")->text);
+        const std::string* role = p.FindString("role");
+        const bool trigger =
+            role == nullptr || *role == "any" || !rule_has_any[*p.FindString("rule")];
+        if (!trigger) continue;
+        patterns[id] = {*p.FindString("regex"),
+                        static_cast<unsigned>(std::stoul(p.Find("flags")->text))};
+      }
+    }
+    if (patterns.empty()) continue;
+    std::vector<const char*> exprs;
+    std::vector<unsigned> flags, ids;
+    for (const auto& [id, p] : patterns) {
+      exprs.push_back(p.first.c_str());
+      flags.push_back(p.second | HS_FLAG_SINGLEMATCH);
+      ids.push_back(static_cast<unsigned>(id));
+    }
+    hs_platform_info_t platform{};
+    platform.tune = HS_TUNE_FAMILY_GENERIC;
+    hs_database_t* db = nullptr;
+    hs_compile_error_t* err = nullptr;
+    if (hs_compile_multi(exprs.data(), flags.data(), ids.data(),
+                         static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK, &platform, &db,
+                         &err) != HS_SUCCESS) {
+      std::fprintf(stderr, "one-pass %s: %s\n", f.field, err ? err->message : "compile error");
+      hs_free_compile_error(err);
+      return 1;
+    }
+    char* bytes = nullptr;
+    size_t size = 0;
+    const bool serialized = hs_serialize_database(db, &bytes, &size) == HS_SUCCESS;
+    hs_free_database(db);
+    const std::string path = dir + "/onepass-" + f.field + ".db";
+    FILE* out = serialized ? std::fopen(path.c_str(), "wb") : nullptr;
+    bool written = out != nullptr && std::fwrite(bytes, 1, size, out) == size;
+    if (out != nullptr) written &= std::fclose(out) == 0;
+    std::free(bytes);
+    if (!written) {
+      std::fprintf(stderr, "cannot write %s\n", path.c_str());
+      return 1;
+    }
+    std::fprintf(stderr, "one-pass %-8s %4zu trigger patterns, %zu bytes\n", f.field,
+                 patterns.size(), size);
+  }
+  return 0;
+}
+
 int Main(int argc, char** argv) {
-  std::string patterns_path, units_path, json_out;
+  std::string patterns_path, units_path, json_out, onepass_out;
   std::vector<std::string> corpora;
   size_t top = 8;
   double budget = 0.15;
@@ -244,11 +338,14 @@ int Main(int argc, char** argv) {
       json_out = argv[i + 1];
     else if (a == "--budget")
       budget = std::stod(argv[i + 1]);
+    else if (a == "--onepass-out")
+      onepass_out = argv[i + 1];
   }
-  if (patterns_path.empty() || units_path.empty()) {
+  if (patterns_path.empty() || (units_path.empty() && onepass_out.empty())) {
     std::fputs(
         "usage: doberman-hs-cost --patterns P.json --units U.json [--corpus NAME]... [--top N] "
-        "[--json OUT] [--marginal]\n",
+        "[--json OUT] [--marginal]\n"
+        "       doberman-hs-cost --patterns P.json --onepass-out DIR\n",
         stderr);
     return 2;
   }
@@ -263,6 +360,7 @@ int Main(int argc, char** argv) {
     return 1;
   }
   text.clear();
+  if (!onepass_out.empty()) return WriteOnePass(pj, onepass_out);
   if (!ReadFile(units_path, &text) || !doberman::internal::ParseJson(text, limits, &uj, &err)) {
     std::fprintf(stderr, "cannot read %s: %s\n", units_path.c_str(), err.message.c_str());
     return 1;
@@ -373,8 +471,10 @@ int Main(int argc, char** argv) {
     first_scope = false;
     json += Json(scope) + ":{\"patterns\":" + std::to_string(ps.size()) +
             ",\"som\":" + std::to_string(som) + ",\"variants\":{";
-    const std::pair<Variant, const char*> variants[] = {
-        {Variant::kPacked, "packed"}, {Variant::kHost, "host"}, {Variant::kNoSom, "no_som"}};
+    const std::pair<Variant, const char*> variants[] = {{Variant::kPacked, "packed"},
+                                                        {Variant::kHost, "host"},
+                                                        {Variant::kNoSom, "no_som"},
+                                                        {Variant::kJoined, "joined"}};
     bool first_variant = true;
     for (const auto& [v, vname] : variants) {
       Db db;
@@ -389,7 +489,17 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "  %-7s %9zu bytes, compiled in %7.1f ms;", vname, db.bytes,
                    db.compile_ms);
       bool first_corpus = true;
-      for (auto& [cname, u] : group_units) {
+      for (auto& [cname, per_payload] : group_units) {
+        std::vector<std::vector<std::string>> joined;
+        if (v == Variant::kJoined) {
+          for (const auto& units_of_payload : per_payload) {
+            std::string all;
+            for (const std::string& unit : units_of_payload)
+              all += (all.empty() ? "" : "\n") + unit;
+            joined.push_back({all});
+          }
+        }
+        const auto& u = v == Variant::kJoined ? joined : per_payload;
         const double ns = ScanNs(db, u, budget) * static_cast<double>(u.size()) /
                           static_cast<double>(payload_count[cname]);
         std::fprintf(stderr, " %s %.0f ns", cname.c_str(), ns);

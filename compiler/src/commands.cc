@@ -143,7 +143,9 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
       BuiltPack built;
       bool ok = LoadPackSources(manifest, msources, diags, &src) &&
                 BuildPack(msources, &src.manifest, src.files, key, created, diags, &built,
-                          !o.no_compress, ProgressLines(manifest));
+                          !o.no_compress, ProgressLines(manifest),
+                          o.layout == "by-rule-scopes" ? DatabaseLayout::kByRuleScopes
+                                                       : DatabaseLayout::kPerScope);
       Print(diags, common, &json);
       if (!ok) {
         std::fprintf(stderr, "dobermanc build: %s: %zu error(s); no pack written\n",

@@ -53,6 +53,12 @@ int main(int argc, char** argv) {
       "--no-compress", build.no_compress,
       "Store Hyperscan databases uncompressed (a larger pack, slower to load; for comparison "
       "and debugging)");
+  b->add_option(
+       "--layout", build.layout,
+       "How patterns are split into Hyperscan databases: per-scope (one scan per unit; the "
+       "default) or by-rule-scopes (each pattern stored once; for comparison)")
+      ->check(CLI::IsMember({"per-scope", "by-rule-scopes"}))
+      ->type_name("LAYOUT");
 
   TestOptions test;
   CLI::App* t =

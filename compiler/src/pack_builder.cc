@@ -34,7 +34,7 @@ std::string SourcesDigest(const SourceMap& sources, const ManifestAst* manifest,
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
                Diagnostics& diags, BuiltPack* out, bool compress_databases,
-               const BuildProgress& progress) {
+               const BuildProgress& progress, DatabaseLayout layout) {
   IrPack& ir = out->ir;
   auto stage = [&](const char* name) {
     if (progress) progress(name, ir);
@@ -47,7 +47,7 @@ bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
   ir.sources_digest = SourcesDigest(sources, manifest, files);
   std::vector<CompiledDatabase> databases;
   stage("compiling databases");
-  if (!CompileDatabases(ir, diags, &databases)) return false;
+  if (!CompileDatabases(ir, diags, &databases, layout)) return false;
   const std::string hs_version = HyperscanVersion();
   std::vector<uint8_t> blobs;
   std::vector<uint8_t> payload =

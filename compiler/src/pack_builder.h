@@ -9,6 +9,7 @@
 
 #include "diagnostics.h"
 #include "example_runner.h"
+#include "hs_builder.h"
 #include "ir.h"
 #include "signing.h"
 #include "source_loader.h"
@@ -31,7 +32,8 @@ using BuildProgress = std::function<void(const char* stage, const IrPack& ir)>;
 bool BuildPack(const SourceMap& sources, const ManifestAst* manifest,
                const std::vector<RuleFileAst>& files, const SigningKey& key, int64_t created_unix,
                Diagnostics& diags, BuiltPack* out, bool compress_databases = true,
-               const BuildProgress& progress = nullptr);
+               const BuildProgress& progress = nullptr,
+               DatabaseLayout layout = DatabaseLayout::kPerScope);
 
 }  // namespace doberman::compiler
 
