@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker_history.h"
 #include "doberman/doberman.h"
 #include "egress_broker.h"
 #include "guard_output.h"
@@ -112,6 +113,8 @@ struct Memory {
       if (more->scratch != nullptr) memory.AddShownSecrets(payload, more->pack, more->scratch, d);
     }
     if (lp.scratch != nullptr) memory.Apply(payload, lp.pack, lp.scratch, d, o.turn_gate);
+    // What the egress broker saw since the previous decision (raise-only).
+    if (o.broker_ok) ApplyBrokerHistory(memory, payload, d);
   }
   // "name version rREVISION" of each pack, joined with " + ".
   static std::string PackLabel(const LoadedPack& lp) {

@@ -73,6 +73,10 @@ class SessionMemory {
                            const Decision& d, const std::string& pack_label,
                            int64_t latency_us) const;
   bool is_open() const { return store_ != nullptr; }
+  // The store and its directory (key included), for policies kept in files of their own
+  // (broker_history.h); null when not open.
+  state::StateStore* store() { return store_.get(); }
+  const state::StateDir& state_dir() const { return dir_; }
 
   // The fingerprint a session id is stored under.
   state::Fingerprint SessionOf(const ParsedPayload& payload) const;

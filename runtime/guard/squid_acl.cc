@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "broker_history.h"
 #include "egress_allowlist.h"
 #include "json.h"
 
@@ -150,6 +151,15 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
     if (channel.empty()) out.erase(0, 1);  // "OK" / "ERR ...", no leading space
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
+    if (memory.open && fields.size() >= 3) {
+      // The connection history a hook's next decision reads (broker_history.h).
+      std::string history_error;
+      if (!RecordBrokerConnection(memory.memory, LowerAscii(Unescape(fields[2])),
+                                  d.verdict != DOBERMAN_PASS, &history_error)) {
+        std::fprintf(stderr, "doberman-guard squid-acl: connection history: %s\n",
+                     history_error.c_str());
+      }
+    }
     if (!payload.calls.empty()) memory.Log(o, lp, payload, d, MicrosSince(start), "squid");
   }
   return 0;

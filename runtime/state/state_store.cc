@@ -323,6 +323,49 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fing
   return Commit(error);
 }
 
+bool StateStore::TakeValues(const Fingerprint& session,
+                            std::vector<std::pair<Fingerprint, ValueKind>>* taken,
+                            std::string* error) {
+  taken->clear();
+  cache_valid_ = false;
+  if (!Begin(true, error)) return false;
+  {
+    Stmt q(db_, "SELECT value, kind FROM value_ledger WHERE session=?");
+    if (!q.ok()) {
+      *error = DbError(db_, "take");
+      Rollback();
+      return false;
+    }
+    q.Blob(1, session.data(), session.size());
+    int rc;
+    while ((rc = q.Step()) == SQLITE_ROW) {
+      if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
+      Fingerprint v{};
+      std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
+      taken->emplace_back(v, static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)));
+    }
+    if (rc != SQLITE_DONE) {
+      *error = DbError(db_, "take");
+      Rollback();
+      return false;
+    }
+    Stmt del(db_, "DELETE FROM value_ledger WHERE session=?");
+    if (del.ok()) del.Blob(1, session.data(), session.size());
+    if (!del.ok() || del.Step() != SQLITE_DONE) {
+      *error = DbError(db_, "take");
+      Rollback();
+      return false;
+    }
+  }
+  if (!taken->empty() && !Exec("INSERT INTO meta(k, v) VALUES('ledger_generation', 1) "
+                               "ON CONFLICT(k) DO UPDATE SET v = v + 1",
+                               error)) {
+    Rollback();
+    return false;
+  }
+  return Commit(error);
+}
+
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
 // connections append all the time and which would otherwise invalidate every cached session).
 bool StateStore::LedgerGeneration(int64_t* version) {

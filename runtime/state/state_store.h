@@ -73,6 +73,11 @@ class StateStore {
   bool RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                     ValueKind kind, int64_t now, std::string* error);
 
+  // Removes and returns every value recorded for `session`, with its kind, in one transaction: a
+  // queue several processes may drain (each value is taken by exactly one of them). The egress
+  // broker's connection history is kept this way.
+  bool TakeValues(const Fingerprint& session, std::vector<std::pair<Fingerprint, ValueKind>>* taken,
+                  std::string* error);
   // The most severe kind recorded for any of `values` in `session` (kNone when none).
   bool LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values, int64_t now,
                     ValueKind* worst, std::string* error);

@@ -102,6 +102,52 @@ class BrokerTest(unittest.TestCase):
         self.assertEqual(d[0]["verdict"], "AUTH")
         self.assertIn("the broker does not answer", " ".join(d[0]["messages"]))
 
+    def squid_acl(self, state, lines):
+        r = subprocess.run([GUARD, "squid-acl", "--pack", PACK, "--pubkey", PUB, "--allow",
+                            self.allow, "--state-dir", state],
+                           input="".join(l + "\n" for l in lines), capture_output=True, text=True,
+                           timeout=60)
+        return r.stdout.splitlines()
+
+    def test_connection_history_raises_the_next_decision(self):
+        state = os.path.join(self.dir, "state")
+        extra = ["--state-dir", state]
+        ls = bash("ls -la")
+        # A connection the broker allowed to a host an earlier action named: nothing to say.
+        out, _ = self.check([bash("curl -s https://api.github.com/repos/x")], extra=extra)
+        self.assertEqual(out[0]["verdict"], "PASS")
+        self.assertEqual(self.squid_acl(state, ["0 https://api.github.com/repos/x GET api.github.com 443"]),
+                         ["0 OK"])
+        out, _ = self.check([ls], extra=extra)
+        self.assertEqual((out[0]["verdict"], out[0]["reasons"]), ("PASS", []))
+        # An allowed connection to a host no action named (an install script, a URL built at run
+        # time), and a refused one: the next decision, whatever it is, asks a person; once.
+        self.assertEqual(self.squid_acl(state, ["0 https://files.pypi.org/x GET files.pypi.org 443",
+                                                "1 https://evil.example.net/ GET evil.example.net 443"]),
+                         ["0 OK", '1 ERR message="Doberman: the destination is not on the allowlist"'])
+        out, _ = self.check([ls, ls], extra=extra)
+        self.assertEqual(out[0]["verdict"], "AUTH")
+        self.assertEqual(set(out[0]["reasons"]),
+                         {"broker_refused_connection", "broker_unnamed_destination"})
+        self.assertEqual((out[1]["verdict"], out[1]["reasons"]), ("PASS", []))
+        # Without --broker the history is not read: nothing is raised, nothing is taken.
+        self.squid_acl(state, ["0 https://evil.example.net/ GET evil.example.net 443"])
+        out, _ = self.check([ls], conf=False, extra=extra)
+        self.assertEqual(out[0]["verdict"], "PASS")
+        out, _ = self.check([ls], extra=extra)
+        self.assertEqual(out[0]["reasons"], ["broker_refused_connection"])
+        # It can raise, never lower: a BLOCK stays BLOCK.
+        self.squid_acl(state, ["0 https://evil.example.net/ GET evil.example.net 443"])
+        out, _ = self.check([bash("rm -rf /")], extra=extra)
+        self.assertEqual(out[0]["verdict"], "BLOCK")
+        # No host is stored in the clear anywhere in the state directory.
+        for root, _, files in os.walk(state):
+            for name in files:
+                with open(os.path.join(root, name), "rb") as f:
+                    data = f.read()
+                for host in (b"evil.example.net", b"files.pypi.org", b"api.github.com"):
+                    self.assertNotIn(host, data, name)
+
     def test_hook_answer_and_session_memory_after_the_broker(self):
         state = os.path.join(self.dir, "state")
         common = ["--pack", PACK, "--pubkey", PUB, "--broker", self.conf, "--state-dir", state]

@@ -158,6 +158,33 @@ TEST_F(StateStoreTest, LedgerIsPerSessionKeepsTheWorstKindAndExpires) {
   EXPECT_EQ(s->CountValues(), 1);
 }
 
+// A session used as a queue (the broker's connection history): taking empties it, once, and
+// leaves every other session alone; a second store on the same directory sees it empty.
+TEST_F(StateStoreTest, TakingValuesEmptiesOnlyThatSession) {
+  StateDir d;
+  auto s = OpenStore(&d);
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  const Fingerprint queue = Fp(1), other = Fp(2);
+  ASSERT_TRUE(s->RecordValues(queue, {Fp(10), Fp(11)}, ValueKind::kUntrusted, 100, &error));
+  ASSERT_TRUE(s->RecordValues(queue, {Fp(11)}, ValueKind::kSecret, 101, &error));
+  ASSERT_TRUE(s->RecordValues(other, {Fp(10)}, ValueKind::kSecret, 101, &error));
+  std::vector<std::pair<Fingerprint, ValueKind>> taken;
+  ASSERT_TRUE(s->TakeValues(queue, &taken, &error)) << error;
+  ASSERT_EQ(taken.size(), 2u);
+  for (const auto& [value, kind] : taken) {
+    EXPECT_EQ(kind, value == Fp(11) ? ValueKind::kSecret : ValueKind::kUntrusted);
+  }
+  bool rebuilt = false;
+  auto second = StateStore::Open(d, {}, &rebuilt, &error);
+  ASSERT_NE(second, nullptr) << error;
+  ASSERT_TRUE(second->TakeValues(queue, &taken, &error));
+  EXPECT_TRUE(taken.empty());
+  ValueKind k = ValueKind::kNone;
+  ASSERT_TRUE(second->LookupValues(other, {Fp(10)}, 102, &k, &error));
+  EXPECT_EQ(k, ValueKind::kSecret);
+}
+
 TEST_F(StateStoreTest, LogVerifiesAndFindsEditedDeletedAndTruncatedRows) {
   StateDir d;
   auto s = OpenStore(&d);
