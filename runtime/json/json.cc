@@ -379,6 +379,22 @@ class Parser {
 
   // Expects s_[pos_] to be the opening quote. Verbatim runs are appended whole, so a long string
   // without escapes costs one scan and one copy.
+  // Bytes from `i` to the closing quote of the string `i` is in (an escape's backslash skips the
+  // next byte); to the end of the text when it is not closed (the parse then fails anyway).
+  size_t RawLengthFrom(size_t i) const {
+    size_t j = i;
+    while (j < n_) {
+      const void* q = std::memchr(s_ + j, '"', n_ - j);
+      if (q == nullptr) return n_ - i;
+      const size_t quote = static_cast<size_t>(static_cast<const unsigned char*>(q) - s_);
+      size_t backslashes = 0;
+      while (quote - backslashes > i && s_[quote - backslashes - 1] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) return quote - i;
+      j = quote + 1;
+    }
+    return n_ - i;
+  }
+
   bool ParseString(std::string* dst) {
     const size_t open = pos_;
     size_t i = pos_ + 1;
@@ -393,6 +409,10 @@ class Parser {
         return true;
       }
       if (c == '\\') {
+        // The first escape: reserve up to the closing quote (escapes only shrink the text), so a
+        // long string with many escapes (a file's content, one \n per line) is not grown by
+        // doubling, each step copying onto fresh pages.
+        if (run == open + 1) dst->reserve(dst->size() + RawLengthFrom(i) + (i - run));
         dst->append(reinterpret_cast<const char*>(s_ + run), i - run);
         if (!ParseEscape(&i, dst)) return false;
         run = i;
