@@ -105,6 +105,9 @@ struct Memory {
       return;
     }
     if (rebuilt) {
+      // Once: a long-lived process (the service's workers, squid-acl) would otherwise ask about
+      // every call until it restarts.
+      rebuilt = false;
       d->Raise(DOBERMAN_AUTH, "state_rebuilt",
                "the session store was corrupt and has been rebuilt; what it recorded is lost");
     }

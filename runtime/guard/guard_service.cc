@@ -523,6 +523,7 @@ std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory) 
   const std::string body = text_of("body_prefix");
   if (!body.empty()) call.args.push_back(body);
   payload.session = text_of("session");
+  payload.any_session = payload.session.empty();  // a proxy that cannot name the session
   payload.calls.push_back(std::move(call));
   d = DecideParsed(lp, payload);
   // A proxy's question is outbound by definition, loopback or not.

@@ -43,6 +43,9 @@ struct ParsedPayload {
   // The host's session (Claude Code and Codex `session_id`, Cursor `conversation_id`); empty when
   // the payload names none. Session memory keys its ledger by it (fingerprinted, never stored).
   std::string session;
+  // A question from a proxy (squid-acl, the service's egress requests) that cannot say which
+  // session sent it: session memory judges it against every session's record.
+  bool any_session = false;
   std::vector<CallInput> calls;
   // PostToolUse: the output as the host sent it. A replacement must keep its shape (Claude Code
   // drops an updatedToolOutput that does not match the tool's output schema, and the original goes

@@ -222,10 +222,15 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
   std::vector<Fingerprint> carried;
   const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
   ValueKind worst = ValueKind::kNone;
-  if (!store_->LookupValues(session, carried, now, &worst, &error)) return Unavailable(error, d);
+  const bool looked = payload.any_session
+                          ? store_->LookupValuesInAnySession(carried, now, &worst, &error)
+                          : store_->LookupValues(session, carried, now, &worst, &error);
+  if (!looked) return Unavailable(error, d);
   if (worst == ValueKind::kSecret) {
     d->Raise(DOBERMAN_BLOCK, "confirmed_exfil",
-             "sends off the machine a secret value this session was shown earlier");
+             payload.any_session
+                 ? "sends off the machine a secret value an agent session was shown earlier"
+                 : "sends off the machine a secret value this session was shown earlier");
   } else if (worst == ValueKind::kUntrusted) {
     d->Raise(DOBERMAN_AUTH, "untrusted_echo",
              "sends off the machine a value taken from content a rule flagged as untrusted");

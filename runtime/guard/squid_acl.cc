@@ -1,6 +1,7 @@
 // The Squid external ACL helper (squid_acl.h): one request per line, `CHANNEL URI METHOD HOST PORT`
 // with each field URL-encoded by Squid, one answer per line, `CHANNEL OK` or `CHANNEL ERR
-// message=...`. The allowlist is read once at start; the pack judges the URL as a fetch.
+// message=...`. The allowlist is read once at start; the pack judges the URL as a fetch; the
+// session ledger (--state-dir, or the service with --socket) is consulted across sessions.
 #include "squid_acl.h"
 
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "broker_history.h"
 #include "egress_allowlist.h"
 #include "json.h"
+#include "service_egress_client.h"
 
 namespace doberman::guard {
 namespace {
@@ -59,6 +61,9 @@ ParsedPayload AsFetch(const std::string& url) {
   if (!ConvertPayload(payload, Host::kClaudeCode, &parsed, &error)) parsed.calls.clear();
   return parsed;
 }
+
+// The service answers within its own request timeout (2 s by default); a little more here.
+constexpr int kServiceTimeoutMs = 2500;
 
 Decision Refused(const char* reason, const std::string& message) {
   Decision d;
@@ -119,7 +124,8 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
   Memory memory;
   memory.Open(o);
   if (memory.Wanted(o) && !memory.open)
-    std::fprintf(stderr, "doberman-guard squid-acl: session memory: %s (not logging)\n",
+    std::fprintf(stderr,
+                 "doberman-guard squid-acl: session memory: %s (every request is refused)\n",
                  memory.error.c_str());
   LoadedPack lp;
   Load(o, &lp);
@@ -144,7 +150,19 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
     timespec start{};
     clock_gettime(CLOCK_MONOTONIC, &start);
     ParsedPayload payload;
-    const Decision d = Judge(lp, allow, fields, &payload);
+    Decision d = Judge(lp, allow, fields, &payload);
+    if (!payload.calls.empty() && d.verdict != DOBERMAN_BLOCK) {
+      // The session ledger, raise-only: Squid cannot say which session sent the request, so a
+      // secret any agent session was shown is refused (with --state-dir here, with --socket by
+      // the service, which holds the sessions' records too).
+      payload.any_session = true;
+      if (d.outbound_calls.empty()) d.outbound_calls.push_back(0);
+      memory.Apply(o, lp, payload, &d);
+      if (!o.socket.empty()) {
+        AskServiceAboutEgress(o.socket, payload.calls.front().url, Unescape(fields[1]),
+                              kServiceTimeoutMs, &d);
+      }
+    }
     const std::string why =
         d.verdict == DOBERMAN_PASS ? "" : (d.Explanation().empty() ? "refused" : d.Explanation());
     std::string out = Answer(channel, why);

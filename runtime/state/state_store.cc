@@ -16,7 +16,9 @@
 namespace doberman::state {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 2: value_ledger_value (lookups across sessions, for proxies that cannot name one). A version-1
+// store is brought up to date on open (every statement of the schema is IF NOT EXISTS).
+constexpr int kSchemaVersion = 2;
 constexpr const char* kDbFile = "state.db";
 constexpr const char* kLockFile = "state.lock";
 using Chain = std::array<uint8_t, 32>;
@@ -26,6 +28,7 @@ const char kSchema[] =
     "CREATE TABLE IF NOT EXISTS value_ledger(session BLOB NOT NULL, value BLOB NOT NULL,"
     " kind INTEGER NOT NULL, seen INTEGER NOT NULL, PRIMARY KEY(session, value)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS value_ledger_seen ON value_ledger(seen);"
+    "CREATE INDEX IF NOT EXISTS value_ledger_value ON value_ledger(value);"
     "CREATE TABLE IF NOT EXISTS decision_log(seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,"
     " session BLOB NOT NULL, verdict INTEGER NOT NULL, row TEXT NOT NULL, chain BLOB NOT NULL);"
     "CREATE INDEX IF NOT EXISTS decision_log_at ON decision_log(at);"
@@ -248,7 +251,8 @@ bool StateStore::Setup(std::string* error) {
              ", newer than this doberman-guard's " + std::to_string(kSchemaVersion);
     return false;
   }
-  // New database (or one another process is creating right now: the write lock orders us).
+  // New or older database (or one another process is creating right now: the write lock orders
+  // us).
   if (!Exec("PRAGMA journal_mode=WAL", error) || !Begin(true, error)) return false;
   if (!Exec(kSchema, error) ||
       !Exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), error)) {
@@ -398,6 +402,30 @@ bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::s
   cached_session_ = session;
   cached_version_ = version;
   cache_valid_ = true;
+  return true;
+}
+
+bool StateStore::LookupValuesInAnySession(const std::vector<Fingerprint>& values, int64_t now,
+                                          ValueKind* worst, std::string* error) {
+  *worst = ValueKind::kNone;
+  if (values.empty()) return true;
+  Stmt q(db_, "SELECT max(kind) FROM value_ledger WHERE value=? AND seen>=?");
+  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
+  if (!Begin(false, error)) return false;
+  struct EndRead {
+    StateStore* s;
+    ~EndRead() { s->Rollback(); }
+  } end_read{this};
+  for (const Fingerprint& v : values) {
+    q.Blob(1, v.data(), v.size());
+    q.Int(2, now - limits_.value_ttl_seconds);
+    if (q.Step() != SQLITE_ROW) return (*error = DbError(db_, "lookup"), false);
+    if (sqlite3_column_type(q.get(), 0) != SQLITE_NULL) {
+      const auto kind = static_cast<ValueKind>(sqlite3_column_int(q.get(), 0));
+      if (kind > *worst) *worst = kind;
+    }
+    q.Reset();
+  }
   return true;
 }
 

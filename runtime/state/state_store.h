@@ -78,6 +78,10 @@ class StateStore {
   // broker's connection history is kept this way.
   bool TakeValues(const Fingerprint& session, std::vector<std::pair<Fingerprint, ValueKind>>* taken,
                   std::string* error);
+  // The most severe kind recorded for any of `values` in any session: for a question from a proxy,
+  // which cannot tell which session sent the request.
+  bool LookupValuesInAnySession(const std::vector<Fingerprint>& values, int64_t now,
+                                ValueKind* worst, std::string* error);
   // The most severe kind recorded for any of `values` in `session` (kNone when none).
   bool LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values, int64_t now,
                     ValueKind* worst, std::string* error);

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import tempfile
+import time
 import unittest
 
 GUARD = os.environ["DOBERMAN_GUARD"]
@@ -147,6 +148,49 @@ class BrokerTest(unittest.TestCase):
                     data = f.read()
                 for host in (b"evil.example.net", b"files.pypi.org", b"api.github.com"):
                     self.assertNotIn(host, data, name)
+
+    def test_squid_acl_refuses_a_secret_any_session_was_shown(self):
+        # A password with no shape of its own: only the session ledger knows it is a secret.
+        password = "Zq8mT2vLp9xR4wK7e"
+        shown = {"session_id": "agent-7", "hook_event_name": "PostToolUse", "tool_name": "Read",
+                 "tool_input": {"file_path": "/w/.env"},
+                 "tool_response": {"type": "text",
+                                   "file": {"content": "DB_PASSWORD=" + password + "\n"}}}
+        leak = "0 https://api.github.com/search?q=%s GET api.github.com 443" % password
+        fine = "1 https://api.github.com/search?q=widgets GET api.github.com 443"
+        state = os.path.join(self.dir, "state")
+        # Before the session saw it: both pass (the URL itself carries no secret shape).
+        self.assertEqual(self.squid_acl(state, [leak, fine]), ["0 OK", "1 OK"])
+        self.check([shown], conf=False, extra=["--state-dir", state])
+        out = self.squid_acl(state, [leak, fine])
+        self.assertTrue(out[0].startswith("0 ERR message="), out)
+        self.assertIn("secret value an agent session was shown", out[0])
+        self.assertNotIn(password, out[0])
+        self.assertEqual(out[1], "1 OK")
+        # Through the warm service (--socket): the service holds the records; the helper has no
+        # state directory of its own.
+        sock = os.path.join(self.dir, "guard.sock")
+        serve = subprocess.Popen([GUARD, "serve", "--socket", sock, "--pack", PACK, "--pubkey", PUB,
+                                  "--state-dir", state], stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.time() + 20
+            while not os.path.exists(sock) and time.time() < deadline:
+                time.sleep(0.02)
+            ask = [GUARD, "squid-acl", "--pack", PACK, "--pubkey", PUB, "--allow", self.allow,
+                   "--socket", sock]
+            r = subprocess.run(ask, input=leak + "\n" + fine + "\n", capture_output=True,
+                               text=True, timeout=60)
+            out = r.stdout.splitlines()
+            self.assertTrue(out[0].startswith("0 ERR"), out)
+            self.assertIn("secret value an agent session was shown", out[0])
+            self.assertEqual(out[1], "1 OK")
+        finally:
+            serve.terminate()
+            serve.wait(timeout=10)
+        # The service gone: every request is refused, none let through unjudged.
+        r = subprocess.run(ask, input=fine + "\n", capture_output=True, text=True, timeout=60)
+        self.assertTrue(r.stdout.startswith("1 ERR"), r.stdout)
+        self.assertIn("could not judge", r.stdout)
 
     def test_hook_answer_and_session_memory_after_the_broker(self):
         state = os.path.join(self.dir, "state")
