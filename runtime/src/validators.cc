@@ -217,6 +217,9 @@ bool LooksLikePlaceholder(std::string_view v) {
       "xxxx", "****", "....", "<", "${", "{{", "%s", "replace", "insert", "fixme", "todo", "fake",
       "notreal", "not_a_real", "secret_value", "mysecret", "mypassword", "password123", "hunter2",
       "s3cr3t",
+      // A value that says password is the name of a field or a demo (edit_password,
+      // #add-password, thisismypassword), not one.
+      "password", "passwd",
       // HTML-escaped <PLACEHOLDER>, and the sequences people type for a demo value
       // (a1b2c3d4e5f6..., ...ABCDEFGHIJKL..., ...1234567890): 8 in a row do not occur by chance
       // in a generated secret.
