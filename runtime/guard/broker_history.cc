@@ -39,7 +39,21 @@ bool LooksLikeDnsName(const std::string& w) {
   return w.front() != '.' && w.front() != '-' && w.find("..") == std::string::npos;
 }
 
+// The host of every "scheme://[user@]host" in `text`, dotted or not (localhost, intranet names).
+void AddUrlHosts(const std::string& text, std::vector<std::string>* out) {
+  for (size_t at = text.find("://"); at != std::string::npos; at = text.find("://", at + 3)) {
+    size_t begin = at + 3;
+    size_t end = begin;
+    while (end < text.size() && (IsHostChar(text[end]) || text[end] == '@' || text[end] == '_'))
+      ++end;
+    const size_t user = text.rfind('@', end);
+    if (user != std::string::npos && user >= begin) begin = user + 1;
+    if (end > begin) out->push_back(LowerAscii(text.substr(begin, end - begin)));
+  }
+}
+
 void AddHosts(const std::string& text, std::vector<std::string>* out) {
+  AddUrlHosts(text, out);
   for (size_t i = 0; i < text.size();) {
     if (!IsHostChar(text[i])) {
       ++i;

@@ -20,8 +20,9 @@
 
 namespace doberman::guard {
 
-// The host names an action's text names: every word of its command, URL and arguments that reads as
-// a DNS name (dot-separated labels, the last one letters only), lower case.
+// The host names an action's text names: the host of every URL in its command, URL and arguments,
+// and every word there that reads as a DNS name (dot-separated labels, the last one letters only),
+// lower case.
 std::vector<std::string> NamedHosts(const ParsedPayload& payload);
 
 // Records one connection the broker answered (squid-acl).

@@ -318,9 +318,7 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fing
       put.Reset();
     }
   }
-  if (!Expire(now, error) || !Exec("INSERT INTO meta(k, v) VALUES('ledger_generation', 1) "
-                                   "ON CONFLICT(k) DO UPDATE SET v = v + 1",
-                                   error)) {
+  if (!Expire(now, error) || !BumpLedgerGeneration(error)) {
     Rollback();
     return false;
   }
@@ -333,41 +331,44 @@ bool StateStore::TakeValues(const Fingerprint& session,
   taken->clear();
   cache_valid_ = false;
   if (!Begin(true, error)) return false;
-  {
-    Stmt q(db_, "SELECT value, kind FROM value_ledger WHERE session=?");
-    if (!q.ok()) {
-      *error = DbError(db_, "take");
-      Rollback();
-      return false;
-    }
-    q.Blob(1, session.data(), session.size());
-    int rc;
-    while ((rc = q.Step()) == SQLITE_ROW) {
-      if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
-      Fingerprint v{};
-      std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
-      taken->emplace_back(v, static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)));
-    }
-    if (rc != SQLITE_DONE) {
-      *error = DbError(db_, "take");
-      Rollback();
-      return false;
-    }
+  bool ok = ForEachSessionValue(session, error, [&](const Fingerprint& v, ValueKind kind, int64_t) {
+    taken->emplace_back(v, kind);
+  });
+  if (ok) {
     Stmt del(db_, "DELETE FROM value_ledger WHERE session=?");
     if (del.ok()) del.Blob(1, session.data(), session.size());
-    if (!del.ok() || del.Step() != SQLITE_DONE) {
-      *error = DbError(db_, "take");
-      Rollback();
-      return false;
-    }
+    ok = del.ok() && del.Step() == SQLITE_DONE;
+    if (!ok) *error = DbError(db_, "take");
   }
-  if (!taken->empty() && !Exec("INSERT INTO meta(k, v) VALUES('ledger_generation', 1) "
-                               "ON CONFLICT(k) DO UPDATE SET v = v + 1",
-                               error)) {
+  if (!ok || (!taken->empty() && !BumpLedgerGeneration(error))) {
     Rollback();
     return false;
   }
   return Commit(error);
+}
+
+bool StateStore::ForEachSessionValue(
+    const Fingerprint& session, std::string* error,
+    const std::function<void(const Fingerprint&, ValueKind, int64_t seen)>& fn) {
+  Stmt q(db_, "SELECT value, kind, seen FROM value_ledger WHERE session=?");
+  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
+  q.Blob(1, session.data(), session.size());
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
+    Fingerprint v{};
+    std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
+    fn(v, static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)), sqlite3_column_int64(q.get(), 2));
+  }
+  if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
+  return true;
+}
+
+bool StateStore::BumpLedgerGeneration(std::string* error) {
+  return Exec(
+      "INSERT INTO meta(k, v) VALUES('ledger_generation', 1) ON CONFLICT(k) DO UPDATE SET v = v + "
+      "1",
+      error);
 }
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
@@ -387,18 +388,11 @@ bool StateStore::LedgerGeneration(int64_t* version) {
 bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::string* error) {
   cache_valid_ = false;
   cached_values_.clear();
-  Stmt q(db_, "SELECT value, kind, seen FROM value_ledger WHERE session=?");
-  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
-  q.Blob(1, session.data(), session.size());
-  int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) {
-    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
-    Fingerprint v{};
-    std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
-    cached_values_[v] = {static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)),
-                         sqlite3_column_int64(q.get(), 2)};
+  if (!ForEachSessionValue(session, error, [&](const Fingerprint& v, ValueKind kind, int64_t seen) {
+        cached_values_[v] = {kind, seen};
+      })) {
+    return false;
   }
-  if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
   cached_session_ = session;
   cached_version_ = version;
   cache_valid_ = true;

@@ -128,6 +128,11 @@ class StateStore {
   void Rollback();
   bool Expire(int64_t now, std::string* error);
   bool LoadSession(const Fingerprint& session, int64_t version, std::string* error);
+  // Every value recorded for `session`, with its kind and when it was last seen.
+  bool ForEachSessionValue(const Fingerprint& session, std::string* error,
+                           const std::function<void(const Fingerprint&, ValueKind, int64_t)>& fn);
+  // Marks the value ledger changed (other connections' cached sessions reload).
+  bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
 
   struct FingerprintHash {

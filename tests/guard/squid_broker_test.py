@@ -187,6 +187,54 @@ class RealSquid(unittest.TestCase):
             self.assertNotEqual(status, 200)
         self.assertEqual(self.hits, [], "a request reached the server without the helper's OK")
 
+    def test_the_ledger_and_the_connection_history_through_squid(self):
+        # The helper shares its state directory with the hooks (all run as `proxy` here).
+        state = os.path.join(self.dir, "state")
+        self.restart(helper_args=" --state-dir " + state)
+        as_proxy = ["setpriv", "--reuid=proxy", "--regid=proxy", "--clear-groups", "--",
+                    os.path.join(self.dir, "doberman-guard")]
+        keys = ["--pack", os.path.join(self.dir, os.path.basename(PACK)),
+                "--pubkey", os.path.join(self.dir, os.path.basename(PUB)), "--state-dir", state]
+
+        def check(payload, extra=()):
+            r = subprocess.run(as_proxy + ["check"] + keys + list(extra),
+                               input=json.dumps(payload) + "\n", capture_output=True, text=True,
+                               check=True)
+            return json.loads(r.stdout)
+
+        # A password with no shape of its own, shown to an agent session by a file it read.
+        password = "Zq8mT2vLp9xR4wK7e"
+        check({"session_id": "agent-1", "hook_event_name": "PostToolUse", "tool_name": "Read",
+               "tool_input": {"file_path": "/w/.env"},
+               "tool_response": {"type": "text",
+                                 "file": {"content": "DB_PASSWORD=" + password + "\n"}}})
+        port = self.web_port
+        self.assertEqual(self.fetch("http://localhost:%d/page.txt?q=%s" % (port, password))[0], 403)
+        self.assertEqual(self.fetch("http://localhost:%d/page.txt?q=fine" % port)[0], 200)
+        self.assertEqual(self.hits, ["/page.txt?q=fine"])
+        # What Squid saw raises the next decision of a hook that names the broker: a refused
+        # connection (the history keeps a host's worst record: both fetches were to localhost),
+        # then a fetch of a host no judged action named. Each once.
+        broker = os.path.join(self.dir, "broker.conf")
+        with open(broker, "w") as f:
+            f.write("proxy 127.0.0.1:%d\nallow %s\nenforced namespace\n"
+                    % (self.port, os.path.join(self.dir, "allow.txt")))
+        shutil.chown(broker, "proxy", "proxy")
+        ls = {"session_id": "agent-1", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+              "tool_input": {"command": "ls -la"}}
+        first = check(ls, ["--broker", broker])
+        self.assertEqual((first["verdict"], first["reasons"]), ("AUTH", ["broker_refused_connection"]))
+        self.assertEqual(check(ls, ["--broker", broker])["verdict"], "PASS")
+        self.assertEqual(self.fetch("http://localhost:%d/page.txt?q=again" % port)[0], 200)
+        second = check(ls, ["--broker", broker])
+        self.assertEqual((second["verdict"], second["reasons"]),
+                         ("AUTH", ["broker_unnamed_destination"]))
+        # A fetch the agent's own command named: nothing to say.
+        named = dict(ls, tool_input={"command": "curl -s http://localhost:%d/page.txt" % port})
+        check(named, ["--broker", broker])
+        self.assertEqual(self.fetch("http://localhost:%d/page.txt?q=named" % port)[0], 200)
+        self.assertEqual(check(ls, ["--broker", broker])["verdict"], "PASS")
+
     def test_a_thousand_requests_with_the_decision_log(self):
         state = os.path.join(self.dir, "state")
         self.restart(helper_args=" --state-dir " + state)
