@@ -405,22 +405,26 @@ bool StateStore::LookupValuesInAnySession(const std::vector<Fingerprint>& values
   if (values.empty()) return true;
   Stmt q(db_, "SELECT max(kind) FROM value_ledger WHERE value=? AND seen>=?");
   if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
-  if (!Begin(false, error)) return false;
-  struct EndRead {
-    StateStore* s;
-    ~EndRead() { s->Rollback(); }
-  } end_read{this};
-  for (const Fingerprint& v : values) {
-    q.Blob(1, v.data(), v.size());
-    q.Int(2, now - limits_.value_ttl_seconds);
-    if (q.Step() != SQLITE_ROW) return (*error = DbError(db_, "lookup"), false);
-    if (sqlite3_column_type(q.get(), 0) != SQLITE_NULL) {
-      const auto kind = static_cast<ValueKind>(sqlite3_column_int(q.get(), 0));
-      if (kind > *worst) *worst = kind;
+  return InReadTransaction(error, [&] {
+    for (const Fingerprint& v : values) {
+      q.Blob(1, v.data(), v.size());
+      q.Int(2, now - limits_.value_ttl_seconds);
+      if (q.Step() != SQLITE_ROW) return (*error = DbError(db_, "lookup"), false);
+      if (sqlite3_column_type(q.get(), 0) != SQLITE_NULL) {
+        const auto kind = static_cast<ValueKind>(sqlite3_column_int(q.get(), 0));
+        if (kind > *worst) *worst = kind;
+      }
+      q.Reset();
     }
-    q.Reset();
-  }
-  return true;
+    return true;
+  });
+}
+
+bool StateStore::InReadTransaction(std::string* error, const std::function<bool()>& body) {
+  if (!Begin(false, error)) return false;
+  const bool ok = body();
+  Rollback();  // a read: nothing to commit
+  return ok;
 }
 
 bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
@@ -450,24 +454,22 @@ bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fing
     return (*error = DbError(db_, "lookup"), false);
   }
   // One read transaction for every value: one lock, one snapshot.
-  if (!Begin(false, error)) return false;
-  struct EndRead {
-    StateStore* s;
-    ~EndRead() { s->Rollback(); }
-  } end_read{this};
-  for (const Fingerprint& v : values) {
-    sqlite3_bind_blob(lookup_, 1, session.data(), static_cast<int>(session.size()), SQLITE_STATIC);
-    sqlite3_bind_blob(lookup_, 2, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
-    sqlite3_bind_int64(lookup_, 3, oldest);
-    const int rc = sqlite3_step(lookup_);
-    if (rc == SQLITE_ROW) {
-      const auto kind = static_cast<ValueKind>(sqlite3_column_int(lookup_, 0));
-      if (kind > *worst) *worst = kind;
+  return InReadTransaction(error, [&] {
+    for (const Fingerprint& v : values) {
+      sqlite3_bind_blob(lookup_, 1, session.data(), static_cast<int>(session.size()),
+                        SQLITE_STATIC);
+      sqlite3_bind_blob(lookup_, 2, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+      sqlite3_bind_int64(lookup_, 3, oldest);
+      const int rc = sqlite3_step(lookup_);
+      if (rc == SQLITE_ROW) {
+        const auto kind = static_cast<ValueKind>(sqlite3_column_int(lookup_, 0));
+        if (kind > *worst) *worst = kind;
+      }
+      sqlite3_reset(lookup_);
+      if (rc != SQLITE_ROW && rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
     }
-    sqlite3_reset(lookup_);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
-  }
-  return true;
+    return true;
+  });
 }
 
 namespace {

@@ -131,6 +131,8 @@ class StateStore {
   // Every value recorded for `session`, with its kind and when it was last seen.
   bool ForEachSessionValue(const Fingerprint& session, std::string* error,
                            const std::function<void(const Fingerprint&, ValueKind, int64_t)>& fn);
+  // Runs `body` inside one read transaction (one lock, one snapshot) and ends it.
+  bool InReadTransaction(std::string* error, const std::function<bool()>& body);
   // Marks the value ledger changed (other connections' cached sessions reload).
   bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
