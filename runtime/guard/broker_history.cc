@@ -3,6 +3,7 @@
 // queue of connections the broker answered (taken, and so emptied, by the next decision).
 #include "broker_history.h"
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 
@@ -77,6 +78,9 @@ std::vector<std::string> NamedHosts(const ParsedPayload& payload) {
     AddHosts(call.url, &hosts);
     for (const std::string& a : call.args) AddHosts(a, &hosts);
   }
+  // A URL's dotted host is found twice (as the URL's host and as a word): once is enough.
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
   return hosts;
 }
 
