@@ -178,13 +178,9 @@ class OnePassRunner : public Runner {
   bool Load(const std::string& dir) {
     const char* fields[kFields] = {"tool", "command", "path", "content", "url", "args", "prompt"};
     for (int f = 0; f < kFields; ++f) {
-      FILE* in = std::fopen((dir + "/onepass-" + fields[f] + ".db").c_str(), "rb");
-      if (in == nullptr) continue;  // no pattern serves this field
       std::string bytes;
-      char buf[1 << 16];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, in)) > 0) bytes.append(buf, n);
-      std::fclose(in);
+      if (!ReadFile(dir + "/onepass-" + fields[f] + ".db", &bytes))
+        continue;  // no pattern serves it
       if (hs_deserialize_database(bytes.data(), bytes.size(), &dbs_[f]) != HS_SUCCESS ||
           hs_alloc_scratch(dbs_[f], &scratch_) != HS_SUCCESS) {
         return false;

@@ -31,14 +31,12 @@
 #include <vector>
 
 #include "json.h"
+#include "pack.h"
 
 namespace {
 
 using doberman::internal::JsonType;
 using doberman::internal::JsonValue;
-
-constexpr const char* kScopes[] = {"tool", "command", "command_text", "path",       "content",
-                                   "url",  "args",    "prompt",       "prompt_text"};
 
 struct Pattern {
   std::string regex, rule;
@@ -230,39 +228,33 @@ std::string MarginalCosts(const std::vector<const Pattern*>& ps,
   return json + "]";
 }
 
-// The fields of a call and the scopes each one's units are scanned in (runtime/src/call_units.h).
-struct FieldScopes {
-  const char* field;
-  std::vector<std::string> scopes;
-};
-const FieldScopes kFieldScopes[] = {{"tool", {"tool"}},
-                                    {"command", {"command", "command_text"}},
-                                    {"path", {"path"}},
-                                    {"content", {"content"}},
-                                    {"url", {"url"}},
-                                    {"args", {"args"}},
-                                    {"prompt", {"prompt", "prompt_text"}}};
+// A call's fields, by doberman_field, as the one-pass files are named (doberman-corpus-bench reads
+// them by the same names).
+constexpr const char* kFieldNames[] = {"tool", "command", "path",  "content",
+                                       "url",  "args",    "prompt"};
 
 // Writes DIR/onepass-<field>.db (see the file comment). Trigger patterns are the any-patterns, and
 // every pattern of a rule that has none (the all/none patterns of a rule with any-patterns cannot
-// matter unless one of those matched), whatever layout the pack chose.
+// matter unless one of those matched), whatever layout the pack chose. The scopes a field feeds are
+// the runtime's own (ScopesForFields).
 int WriteOnePass(const JsonValue& pj, const std::string& dir) {
-  std::map<std::string, bool> rule_has_any;
-  if (const JsonValue* scopes = pj.Find("scopes")) {
-    for (const auto& [scope, list] : scopes->members) {
-      for (const JsonValue& p : list.items) {
-        const std::string* role = p.FindString("role");
-        bool& has = rule_has_any[*p.FindString("rule")];
-        has = has || role == nullptr || *role == "any";
-      }
-    }
-  }
   const JsonValue* scopes = pj.Find("scopes");
   if (scopes == nullptr) return 1;
-  for (const FieldScopes& f : kFieldScopes) {
+  std::map<std::string, bool> rule_has_any;
+  for (const auto& [scope, list] : scopes->members) {
+    for (const JsonValue& p : list.items) {
+      const std::string* role = p.FindString("role");
+      bool& has = rule_has_any[*p.FindString("rule")];
+      has = has || role == nullptr || *role == "any";
+    }
+  }
+  for (uint32_t field = 0; field < std::size(kFieldNames); ++field) {
+    const char* field_name = kFieldNames[field];
+    const uint32_t fed = doberman::internal::ScopesForFields(1u << field);
     std::map<size_t, std::pair<std::string, unsigned>> patterns;  // id -> regex, flags
-    for (const std::string& scope : f.scopes) {
-      const JsonValue* list = scopes->Find(scope);
+    for (int scope = 0; scope < doberman::internal::kScopeCount; ++scope) {
+      if ((fed & (1u << scope)) == 0) continue;
+      const JsonValue* list = scopes->Find(doberman::internal::kScopeNames[scope]);
       if (list == nullptr) continue;
       for (const JsonValue& p : list->items) {
         const size_t id = std::stoul(p.Find("id")->text);
@@ -289,7 +281,7 @@ int WriteOnePass(const JsonValue& pj, const std::string& dir) {
     if (hs_compile_multi(exprs.data(), flags.data(), ids.data(),
                          static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK, &platform, &db,
                          &err) != HS_SUCCESS) {
-      std::fprintf(stderr, "one-pass %s: %s\n", f.field, err ? err->message : "compile error");
+      std::fprintf(stderr, "one-pass %s: %s\n", field_name, err ? err->message : "compile error");
       hs_free_compile_error(err);
       return 1;
     }
@@ -297,7 +289,7 @@ int WriteOnePass(const JsonValue& pj, const std::string& dir) {
     size_t size = 0;
     const bool serialized = hs_serialize_database(db, &bytes, &size) == HS_SUCCESS;
     hs_free_database(db);
-    const std::string path = dir + "/onepass-" + f.field + ".db";
+    const std::string path = dir + "/onepass-" + field_name + ".db";
     FILE* out = serialized ? std::fopen(path.c_str(), "wb") : nullptr;
     bool written = out != nullptr && std::fwrite(bytes, 1, size, out) == size;
     if (out != nullptr) written &= std::fclose(out) == 0;
@@ -306,7 +298,7 @@ int WriteOnePass(const JsonValue& pj, const std::string& dir) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
       return 1;
     }
-    std::fprintf(stderr, "one-pass %-8s %4zu trigger patterns, %zu bytes\n", f.field,
+    std::fprintf(stderr, "one-pass %-8s %4zu trigger patterns, %zu bytes\n", field_name,
                  patterns.size(), size);
   }
   return 0;
@@ -418,7 +410,8 @@ int Main(int argc, char** argv) {
       if (!g.patterns.empty()) groups.push_back(std::move(g));
     }
   } else {
-    for (const char* scope : kScopes) {
+    for (const std::string_view name : doberman::internal::kScopeNames) {
+      const std::string scope(name);
       auto it = by_scope.find(scope);
       if (it == by_scope.end()) continue;
       Group g{scope, {scope}, {}};
