@@ -87,8 +87,8 @@ int RunCheck(const Options& o, const LoadedPack& lp, Memory* memory) {
   return lp.scratch == nullptr ? 3 : 0;
 }
 
-// Reads stdin whole. A FIFO or terminal that never closes is the deadline's business.
-// The hook payload, read straight into one buffer that is neither zero-filled nor copied while it
+// The hook payload: stdin read whole (a FIFO or terminal that never closes is the deadline's
+// business), straight into one buffer that is neither zero-filled nor copied while it
 // grows within its reservation (the file's size when stdin is a file, else 8 MiB of address space;
 // untouched pages cost nothing). A large payload copied through a doubling buffer lands on fresh
 // pages at every step, and page faults are the dearest part of a one-shot process here: a 1 MiB

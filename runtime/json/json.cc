@@ -377,8 +377,6 @@ class Parser {
     return true;
   }
 
-  // Expects s_[pos_] to be the opening quote. Verbatim runs are appended whole, so a long string
-  // without escapes costs one scan and one copy.
   // Bytes from `i` to the closing quote of the string `i` is in (an escape's backslash skips the
   // next byte); to the end of the text when it is not closed (the parse then fails anyway).
   size_t RawLengthFrom(size_t i) const {
@@ -395,6 +393,8 @@ class Parser {
     return n_ - i;
   }
 
+  // Expects s_[pos_] to be the opening quote. Verbatim runs are appended whole, so a long string
+  // without escapes costs one scan and one copy.
   bool ParseString(std::string* dst) {
     const size_t open = pos_;
     size_t i = pos_ + 1;
