@@ -228,16 +228,33 @@ cli::ProgramDoc Build() {
        "-- SERVER [ARGS...]",
        ValueKind::kCommand,
        {},
-       "run a stdio MCP server and guard the client's traffic with it",
+       "guard an MCP server: run a stdio one, or stand before a streamable-HTTP one",
        "tools/call is judged as tool mcp__N__NAME, results and tools/list too; anything not PASS "
-       "is answered with a JSON-RPC error instead of being forwarded.",
-       Plus(Loading(), {{"--name",
-                         "",
-                         "N",
-                         ValueKind::kWord,
-                         {},
-                         "the server's name in mcp__N__TOOL (default: the command's basename)",
-                         false}})},
+       "is answered with a JSON-RPC error instead of being forwarded. With --upstream and --listen "
+       "(instead of -- SERVER) the client connects to the proxy's address over streamable HTTP.",
+       Plus(Loading(),
+            {{"--name",
+              "",
+              "N",
+              ValueKind::kWord,
+              {},
+              "the server's name in mcp__N__TOOL (default: the command's basename, or the "
+              "upstream's host)",
+              false},
+             {"--upstream",
+              "",
+              "URL",
+              ValueKind::kWord,
+              {},
+              "the streamable-HTTP server's MCP endpoint (http:// or https://)",
+              false},
+             {"--listen",
+              "",
+              "HOST:PORT",
+              ValueKind::kWord,
+              {},
+              "where the client connects, with --upstream (port 0: any free port, printed)",
+              false}})},
       {"squid-acl",
        "",
        ValueKind::kNone,
@@ -399,6 +416,10 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
       if (!value(&v) || !ParseDeadline(v, &o->request_timeout_ms)) return false;
     } else if (a == "--allow") {
       if (!value(&o->allow_file) || o->allow_file.empty()) return false;
+    } else if (a == "--upstream") {
+      if (!value(&o->mcp_upstream) || o->mcp_upstream.empty()) return false;
+    } else if (a == "--listen") {
+      if (!value(&o->mcp_listen) || o->mcp_listen.empty()) return false;
     } else if (a == "--name") {
       if (!value(&o->mcp_name) || o->mcp_name.empty() ||
           o->mcp_name.find_first_of(" \t/") != std::string::npos) {
@@ -455,8 +476,14 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   }
   // The rollback record lives in the state directory unless a file was named.
   if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
-  if (o->mode == "mcp-proxy" && o->server_argv.empty() && !o->help)
-    return false;  // `-- SERVER ARGS...`
+  if (o->mode == "mcp-proxy" && !o->help) {
+    // `-- SERVER ARGS...`, or `--upstream URL --listen HOST:PORT`: exactly one of them.
+    const bool http = !o->mcp_upstream.empty() || !o->mcp_listen.empty();
+    if (http ? (o->mcp_upstream.empty() || o->mcp_listen.empty() || !o->server_argv.empty())
+             : o->server_argv.empty()) {
+      return false;
+    }
+  }
   return true;
 }
 

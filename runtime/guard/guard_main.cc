@@ -275,6 +275,30 @@ int RunHook(const Options& o, const timespec& start) {
   return code;
 }
 
+// The streamable-HTTP MCP proxy links a shared HTTP library, which this static program cannot:
+// it is doberman-mcp-http, beside this program (or in ../libexec/doberman), run with the same
+// arguments and environment.
+int RunHttpProxyProgram(char** argv) {
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string dir = n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string();
+  dir = dir.substr(0, dir.rfind('/') == std::string::npos ? 0 : dir.rfind('/'));
+  for (const std::string& path :
+       {dir + "/doberman-mcp-http", dir + "/../libexec/doberman/doberman-mcp-http"}) {
+    if (::access(path.c_str(), X_OK) != 0) continue;
+    argv[0] = const_cast<char*>(path.c_str());
+    ::execv(path.c_str(), argv);
+    std::fprintf(stderr, "doberman-guard mcp-proxy: cannot run %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return 125;
+  }
+  std::fprintf(stderr,
+               "doberman-guard mcp-proxy: doberman-mcp-http (the streamable-HTTP proxy) is not "
+               "installed beside %s\n",
+               dir.c_str());
+  return 125;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -328,6 +352,7 @@ int main(int argc, char** argv) {
   }
   if (o.mode == "log") return doberman::guard::RunLog(o.state_dir, o.log);
   if (o.mode == "squid-acl") return doberman::guard::RunSquidAcl(o, o.allow_file);
+  if (o.mode == "mcp-proxy" && !o.mcp_upstream.empty()) return RunHttpProxyProgram(argv);
   if (o.mode == "mcp-proxy") {
     doberman::guard::McpProxyOptions mo;
     mo.server_argv = o.server_argv;

@@ -42,6 +42,8 @@ struct Options {
   // mcp-proxy
   std::string mcp_name;                  // --name: N in mcp__N__TOOL
   std::vector<std::string> server_argv;  // after `--`: the stdio MCP server to run
+  std::string mcp_upstream;              // --upstream: a streamable-HTTP server's endpoint
+  std::string mcp_listen;                // --listen HOST:PORT, with --upstream
   // squid-acl
   std::string allow_file;  // --allow: the egress allowlist (default-deny)
   // install, uninstall, doctor (host, pack, keys and state directory come from the fields above)

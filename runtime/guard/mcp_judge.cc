@@ -135,8 +135,11 @@ void McpSession::FromClient(const JsonValue& msg, std::string_view raw, bool may
     const JsonValue* params = msg.Find("params");
     const JsonValue* caps = params != nullptr ? params->Find("capabilities") : nullptr;
     const JsonValue* elicitation = caps != nullptr ? caps->Find("elicitation") : nullptr;
-    std::lock_guard<std::mutex> lock(mu_);
-    client_elicits_ = elicitation != nullptr && elicitation->type == JsonType::kObject;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      client_elicits_ = elicitation != nullptr && elicitation->type == JsonType::kObject;
+    }
+    Remember(*id, {Pending::Kind::kOther, std::string(), JsonValue()});
     return;
   }
   const JsonValue* params = msg.Find("params");
@@ -180,6 +183,8 @@ void McpSession::FromClient(const JsonValue& msg, std::string_view raw, bool may
     Remember(*id, {Pending::Kind::kList, std::string(), p});
   } else if (*method == "resources/read") {
     Remember(*id, {Pending::Kind::kResource, "mcp__" + judge_.name() + "__read_resource", p});
+  } else {
+    Remember(*id, {Pending::Kind::kOther, std::string(), JsonValue()});
   }
 }
 
@@ -287,6 +292,10 @@ void McpSession::FromServer(const JsonValue& msg, std::string_view raw, const Mc
     return;
   }
   const Pending& p = entry.second;
+  if (p.kind == Pending::Kind::kOther) {
+    to_client(raw);
+    return;
+  }
   if (p.kind == Pending::Kind::kList) {
     to_client(FilterToolList(msg, *result, raw));
     return;

@@ -92,7 +92,9 @@ class McpSession {
 
  private:
   struct Pending {
-    enum class Kind { kCall, kList, kResource } kind;
+    // kOther: any other request (initialize, ping, prompts/get...): its answer passes as it came,
+    // but a server that goes away without answering it still gets the client an error.
+    enum class Kind { kCall, kList, kResource, kOther } kind;
     std::string tool;             // mcp__N__TOOL (calls), mcp__N__read_resource (resources)
     internal::JsonValue request;  // the params the client sent
   };

@@ -1,0 +1,108 @@
+// Server-sent events (sse_reader.h), after the WHATWG "event stream interpretation": one field per
+// line, `name: value` (one space after the colon dropped), unknown fields ignored.
+#include "sse_reader.h"
+
+namespace doberman::guard {
+
+bool SseReader::Feed(std::string_view bytes, const std::function<bool(SseEvent&)>& on_event) {
+  size_t i = 0;
+  while (i < bytes.size()) {
+    const char c = bytes[i];
+    if (c == '\n' && after_cr_) {  // the LF of a CRLF: the line already ended at the CR
+      after_cr_ = false;
+      ++i;
+      continue;
+    }
+    after_cr_ = c == '\r';
+    if (c == '\r' || c == '\n') {
+      ++i;
+      if (!EndLine(on_event)) return false;
+      continue;
+    }
+    // The rest of the line, up to the next line end, in one piece.
+    size_t end = i;
+    while (end < bytes.size() && bytes[end] != '\n' && bytes[end] != '\r') ++end;
+    const size_t n = end - i;
+    line_len_ += n;
+    if (!event_.too_large) {
+      if (held_ + n > max_) {  // drop what is held of this event and skip to its end
+        event_ = SseEvent();
+        event_.too_large = true;
+        line_.clear();
+      } else {
+        held_ += n;
+        line_.append(bytes.data() + i, n);
+      }
+    }
+    i = end;
+  }
+  return true;
+}
+
+bool SseReader::EndLine(const std::function<bool(SseEvent&)>& on_event) {
+  const bool blank = line_len_ == 0;
+  line_len_ = 0;
+  if (blank) {
+    if (!any_field_ && !event_.too_large) return true;  // blank lines between events
+    SseEvent done = std::move(event_);
+    event_ = SseEvent();
+    any_field_ = false;
+    held_ = 0;
+    return on_event(done);
+  }
+  if (event_.too_large) return true;  // a line of an event being skipped
+  std::string_view l(line_);
+  if (l.front() == ':') {  // a comment (keep-alive)
+    line_.clear();
+    return true;
+  }
+  const size_t colon = l.find(':');
+  std::string_view name = l.substr(0, colon);
+  std::string_view value =
+      colon == std::string_view::npos ? std::string_view() : l.substr(colon + 1);
+  if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  if (name == "data") {
+    if (event_.has_data) event_.data.push_back('\n');
+    event_.data.append(value);
+    event_.has_data = true;
+    any_field_ = true;
+  } else if (name == "event") {
+    event_.event.assign(value);
+    any_field_ = true;
+  } else if (name == "id") {
+    if (value.find('\0') == std::string_view::npos) {
+      event_.id.assign(value);
+      event_.has_id = true;
+      any_field_ = true;
+    }
+  } else if (name == "retry") {
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos) {
+      event_.retry.assign(value);
+      any_field_ = true;
+    }
+  }
+  line_.clear();
+  return true;
+}
+
+std::string SseEventText(const SseEvent& e) {
+  std::string out;
+  if (!e.event.empty()) out += "event: " + e.event + "\n";
+  if (e.has_id) out += "id: " + e.id + "\n";
+  if (!e.retry.empty()) out += "retry: " + e.retry + "\n";
+  if (e.has_data) {
+    size_t start = 0;
+    for (;;) {
+      const size_t nl = e.data.find('\n', start);
+      out += "data: ";
+      out.append(e.data, start, nl == std::string::npos ? std::string::npos : nl - start);
+      out += "\n";
+      if (nl == std::string::npos) break;
+      start = nl + 1;
+    }
+  }
+  out += "\n";
+  return out;
+}
+
+}  // namespace doberman::guard
