@@ -67,11 +67,13 @@ def first_line(proc, timeout=20):
 class Upstream:
     """The SDK-based MCP server, on a port of its own."""
 
-    def __init__(self, tmp, json_answers=False):
+    def __init__(self, tmp, json_answers=False, clean=False):
         self.calls = os.path.join(tmp, "calls.jsonl")
         extra = {"MCP_TEST_CALL_LOG": self.calls}
         if json_answers:
             extra["MCP_TEST_JSON"] = "1"
+        if clean:  # without the poisoned and the changing tool
+            extra["MCP_TEST_CLEAN"] = "1"
         self.proc = subprocess.Popen(["node", os.path.join(HERE, "http_server.cjs")],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=node_env(extra))
