@@ -349,11 +349,9 @@ std::string JsonAnswers(const std::vector<std::string>& answers, bool batch) {
 }
 
 std::string DataEvent(std::string_view message) {
-  SseEvent e;
-  e.event = "message";
-  e.data.assign(message);
-  e.has_data = true;
-  return SseEventText(e);
+  std::string text;
+  AppendSseEvent("message", nullptr, {}, true, message, &text);
+  return text;
 }
 
 class HttpProxy {
@@ -646,13 +644,8 @@ class HttpProxy {
     if (!internal::ParseJson(e.data, limits, &msg, &error)) return;  // unreadable: not forwarded
     // The event's id is kept on what is written for it, so a client can resume after it.
     const McpSend with_id = [&](std::string_view m) {
-      SseEvent out;
-      out.event = "message";
-      out.id = e.id;
-      out.has_id = e.has_id;
-      out.data.assign(m);
-      out.has_data = true;
-      const std::string text = SseEventText(out);
+      std::string text;
+      AppendSseEvent("message", e.has_id ? &e.id : nullptr, {}, true, m, &text);
       if (!*client_gone && !sink->write(text.data(), text.size())) *client_gone = true;
     };
     if (msg.type == JsonType::kArray) {

@@ -87,22 +87,32 @@ bool SseReader::EndLine(const std::function<bool(SseEvent&)>& on_event) {
 
 std::string SseEventText(const SseEvent& e) {
   std::string out;
-  if (!e.event.empty()) out += "event: " + e.event + "\n";
-  if (e.has_id) out += "id: " + e.id + "\n";
-  if (!e.retry.empty()) out += "retry: " + e.retry + "\n";
-  if (e.has_data) {
+  AppendSseEvent(e.event, e.has_id ? &e.id : nullptr, e.retry, e.has_data, e.data, &out);
+  return out;
+}
+
+void AppendSseEvent(std::string_view event, const std::string* id, std::string_view retry,
+                    bool has_data, std::string_view data, std::string* out) {
+  size_t lines = 1;
+  for (const char c : data) lines += c == '\n';
+  out->reserve(out->size() + event.size() + retry.size() + 32 + (id ? id->size() : 0) +
+               data.size() + lines * 7);
+  if (!event.empty()) out->append("event: ").append(event).push_back('\n');
+  if (id != nullptr) out->append("id: ").append(*id).push_back('\n');
+  if (!retry.empty()) out->append("retry: ").append(retry).push_back('\n');
+  if (has_data) {
     size_t start = 0;
     for (;;) {
-      const size_t nl = e.data.find('\n', start);
-      out += "data: ";
-      out.append(e.data, start, nl == std::string::npos ? std::string::npos : nl - start);
-      out += "\n";
-      if (nl == std::string::npos) break;
+      const size_t nl = data.find('\n', start);
+      out->append("data: ");
+      out->append(data.substr(start, nl == std::string_view::npos ? std::string_view::npos
+                                                                   : nl - start));
+      out->push_back('\n');
+      if (nl == std::string_view::npos) break;
       start = nl + 1;
     }
   }
-  out += "\n";
-  return out;
+  out->push_back('\n');
 }
 
 }  // namespace doberman::guard
