@@ -105,8 +105,8 @@ void AppendSseEvent(std::string_view event, const std::string* id, std::string_v
     for (;;) {
       const size_t nl = data.find('\n', start);
       out->append("data: ");
-      out->append(data.substr(start, nl == std::string_view::npos ? std::string_view::npos
-                                                                   : nl - start));
+      out->append(
+          data.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
       out->push_back('\n');
       if (nl == std::string_view::npos) break;
       start = nl + 1;

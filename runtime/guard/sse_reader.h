@@ -47,7 +47,8 @@ class SseReader {
 // One event as text: `event:`, `id:` and `retry:` when set, the data split into `data:` lines, and
 // the blank line that ends it.
 std::string SseEventText(const SseEvent& e);
-// The same, appended to `out` in one allocation; `id` is left out when null, `data` unless has_data.
+// The same, appended to `out` in one allocation; `id` is left out when null, `data` unless
+// has_data.
 void AppendSseEvent(std::string_view event, const std::string* id, std::string_view retry,
                     bool has_data, std::string_view data, std::string* out);
 
