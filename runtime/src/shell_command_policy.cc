@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
 
@@ -181,6 +182,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   // The wrapper loop usually looked this very name up already.
   const CommandTraits* traits =
       looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);
+  NotePipedData(lv, argv0, i, e, depth, pipeline);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {
@@ -254,6 +256,17 @@ void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e,
     ParseText(payload, depth + 1);
     return;
   }
+  if (ctx.piped == Ctx::Piped::kDecoded && ctx.piped_depth == depth &&
+      ctx.piped_pipeline == pipeline) {
+    // `... | base64 -d | sh`: the shell runs the decoded text. Copied to this depth's aux (free
+    // here, as in HandleJoined): parsing it may decode again into the scratch buffer.
+    std::string& aux = ctx.Lv(depth).aux;
+    const size_t mark = aux.size();
+    aux.append(ctx.out->scratch.piped_decoded);
+    ctx.piped = Ctx::Piped::kEmpty;
+    ParseText(std::string_view{aux}.substr(mark), depth + 1);
+    aux.resize(mark);
+  }
   for (Heredoc& h : lv.heredocs) {
     if (h.pipeline == pipeline) h.commands = true;
   }
@@ -279,6 +292,75 @@ void ShellNormalizer::Impl::HandleJoined(Level& lv, std::string_view head, size_
   }
   ParseText(std::string_view{aux}.substr(mark), depth + 1);
   aux.resize(mark);
+}
+
+// Follows data along a pipeline towards a shell: the literal an echo or printf writes, then what a
+// base64 or hex decoder (base64 -d, basenc --base64 -d, openssl base64 -d, xxd -r -p) makes of it,
+// or of its own here-string. HandleShell parses the decoded text when a shell without -c reads it.
+void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv0, size_t i,
+                                          size_t e, size_t depth, size_t pipeline) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  auto for_args = [&](auto&& f) {
+    for (size_t j = i + 1; j < e; ++j) {
+      const Word& w = lv.words[j];
+      if ((w.flags & kRedir) == 0) f(w, View(lv, w));
+    }
+  };
+  if (argv0 == "echo" || argv0 == "printf") {
+    sc.piped.clear();
+    bool literal = true;
+    bool first = true;
+    for_args([&](const Word& w, std::string_view v) {
+      if ((w.flags & kSubst) != 0) literal = false;
+      const bool skip = first && ((argv0 == "echo" && v.size() >= 2 && v[0] == '-' &&
+                                   AllLetters(v.substr(1))) ||                    // -n, -e
+                                  (argv0 == "printf" && v.find('%') != v.npos));  // a format
+      if (!skip) first = false;
+      if (skip) return;
+      if (!sc.piped.empty()) sc.piped.push_back(' ');
+      sc.piped.append(v);
+    });
+    ctx.piped = literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty;
+    ctx.piped_depth = depth;
+    ctx.piped_pipeline = pipeline;
+    return;
+  }
+  if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
+  bool decode = false, revert = false, plain = false, base64 = argv0 == "base64";
+  std::string_view here;
+  for (size_t j = i + 1; j < e; ++j) {
+    const Word& w = lv.words[j];
+    const std::string_view v = View(lv, w);
+    if ((w.flags & kHereString) != 0) here = v.substr(w.op);
+    if ((w.flags & kRedir) != 0) continue;
+    const bool short_flags = v.size() >= 2 && v[0] == '-' && v[1] != '-' && AllLetters(v.substr(1));
+    decode = decode || v == "--decode" || (short_flags && v.find_first_of("dD") != v.npos);
+    revert = revert || v == "-revert" || (short_flags && v.find('r') != v.npos);
+    plain = plain || v == "-plain" || v == "-ps" || (short_flags && v.find('p') != v.npos);
+    base64 = base64 || v == "--base64" || v == "base64" || v == "-base64" || v == "-a";
+  }
+  const bool hex = argv0 == "xxd" && revert && plain;
+  const bool is_decoder = hex || (argv0 != "xxd" && decode && base64);
+  const bool from_pipe = ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
+                         ctx.piped_pipeline == pipeline;
+  ctx.piped = Ctx::Piped::kEmpty;
+  if (!is_decoder || (here.empty() && !from_pipe)) return;
+  // Decoders skip line breaks (and -i, any other white space): keep only the encoded characters.
+  std::string& text = sc.piped_decoded;
+  text.clear();
+  for (const char c : here.empty() ? std::string_view{sc.piped} : here) {
+    if (!IsWhite(c)) text.push_back(c);
+  }
+  DecodeLimits dl;
+  dl.max_run_bytes = norm.limits_.max_bytes;
+  sc.piped.assign(text);  // DecodeRun writes its output where its input is
+  if (!DecodeRun(sc.piped, {0, sc.piped.size(), hex ? Encoding::kHex : Encoding::kBase64}, dl,
+                 &sc.piped_decoded)) {
+    return;
+  }
+  ctx.piped = Ctx::Piped::kDecoded;
+  ctx.piped_depth = depth;
+  ctx.piped_pipeline = pipeline;
 }
 
 // find's -exec/-execdir/-ok/-okdir CMD ... ; (or {} +) run CMD: emit it as a segment of its own.

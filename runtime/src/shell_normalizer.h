@@ -97,6 +97,9 @@ struct SegmentList {
     size_t var_count = 0;
     std::string substituted;                       // the command being rewritten with those values
     std::string word_buf, printed_buf, value_buf;  // its working buffers (capacity reused)
+    // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
+    // writes, and what a base64 or hex decoder makes of it.
+    std::string piped, piped_decoded;
   };
   Scratch scratch;
 };
@@ -142,6 +145,9 @@ class ShellNormalizer {
   //    `X=/; rm -rf $X` also yields `rm -r -f /`. Only extra segments: over-inclusive at worst
   //    (scoping, conditionals and loops are not followed), never a segment less. Bounded by
   //    kMaxShellVariables names of at most kMaxShellVariableBytes each, one rewrite per command.
+  //  - a shell reading its commands from a pipeline that decodes a literal (`echo B64 | base64 -d |
+  //    sh`, `base64 -d <<< B64 | bash`, `echo HEX | xxd -r -p | sh`; base64 or hex, one layer) also
+  //    gets the decoded text parsed as a command line: only extra segments, like the rewrite above.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

@@ -177,6 +177,11 @@ struct Ctx {
   ShellStatus status = ShellStatus::kOk;
   bool stop = false;          // the segment limit was hit: unwind without doing more work
   bool substituting = false;  // parsing a command rewritten with variable values: no second rewrite
+  // What Scratch::piped / piped_decoded hold, and the depth and pipeline of the command that wrote
+  // it (only a later command of that same pipeline reads it).
+  enum class Piped : uint8_t { kEmpty, kLiteral, kDecoded } piped = Piped::kEmpty;
+  size_t piped_depth = 0;
+  size_t piped_pipeline = 0;
 
   Level& Lv(size_t depth) { return out->scratch.levels[depth]; }
 
@@ -284,6 +289,8 @@ struct ShellNormalizer::Impl {
   void HandleShell(Level& lv, size_t b, size_t i, size_t e, size_t depth, size_t pipeline);
   void HandleJoined(Level& lv, std::string_view head, size_t j, size_t e, size_t depth);
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
+  void NotePipedData(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
+                     size_t pipeline);
   std::string* NewSegment();
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);

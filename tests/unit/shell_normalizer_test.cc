@@ -215,6 +215,33 @@ TEST_F(ShellNormalizerTest, LeadingAssignmentsAreStripped) {
   EXPECT_EQ(Norm("A=1 B='x y'"), Segments{"A=1 'B=x y'"});
 }
 
+TEST_F(ShellNormalizerTest, DecodedTextPipedIntoAShellIsParsedAsCommands) {
+  // The decoded command line comes before the shell's own segment, as a payload's does.
+  EXPECT_EQ(Norm("echo cm0gLXJmIC8= | base64 -d | sh"),
+            (Segments{"echo cm0gLXJmIC8=", "base64 -d", "rm -r -f /", "sh"}));
+  const auto runs_rm = [&](std::string_view command) {
+    const Segments s = Norm(command);
+    return std::find(s.begin(), s.end(), "rm -r -f /") != s.end();
+  };
+  EXPECT_TRUE(runs_rm("base64 -d <<< cm0gLXJmIC8= | bash"));
+  EXPECT_TRUE(runs_rm("echo 726d202d7266202f | xxd -r -p | sh"));
+  EXPECT_TRUE(runs_rm("printf '%s' cm0gLXJmIC8= | base64 --decode | bash"));
+  EXPECT_TRUE(runs_rm("echo cm0gLXJmIC8= | openssl enc -base64 -d | sh"));
+  // Line breaks inside the literal are skipped, as decoders do.
+  EXPECT_TRUE(runs_rm("echo 'cm0gLXJm\nIC8=' | base64 -d | sh"));
+  // Nothing is added without a shell reading the pipeline, from another pipeline, from text that
+  // is not a literal or does not decode, or through a step that is not a decoder.
+  EXPECT_EQ(Norm("echo cm0gLXJmIC8= | base64 -d"), (Segments{"echo cm0gLXJmIC8=", "base64 -d"}));
+  EXPECT_FALSE(runs_rm("echo cm0gLXJmIC8= | base64 -d; sh"));
+  EXPECT_FALSE(runs_rm("echo $X | base64 -d | sh"));
+  EXPECT_FALSE(runs_rm("echo not-base64! | base64 -d | sh"));
+  EXPECT_FALSE(runs_rm("echo cm0gLXJmIC8= | gzip | sh"));
+  EXPECT_FALSE(runs_rm("echo cm0gLXJmIC8= | base64 | sh"));  // encoding, not decoding
+  // A shell given -c runs its payload, not its input.
+  EXPECT_EQ(Norm("echo cm0gLXJmIC8= | base64 -d | sh -c ls"),
+            (Segments{"echo cm0gLXJmIC8=", "base64 -d", "ls", "sh -c ls"}));
+}
+
 TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSegment) {
   // The command's own segment first, then the rewrite parsed as a command line.
   EXPECT_EQ(Norm("X=/; rm -rf $X"), (Segments{"X=/", "rm -r -f $X", "rm -r -f /"}));
