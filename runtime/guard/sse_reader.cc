@@ -43,10 +43,16 @@ bool SseReader::EndLine(const std::function<bool(SseEvent&)>& on_event) {
   const bool blank = line_len_ == 0;
   line_len_ = 0;
   if (blank) {
-    if (!any_field_ && !event_.too_large) return true;  // blank lines between events
+    // Blank lines between events, and an event that carries nothing (`event:` with no value): not
+    // events, so that every event reported survives being written and read again.
+    if (!event_.too_large && !event_.has_data && !event_.has_id && event_.event.empty() &&
+        event_.retry.empty()) {
+      event_ = SseEvent();
+      held_ = 0;
+      return true;
+    }
     SseEvent done = std::move(event_);
     event_ = SseEvent();
-    any_field_ = false;
     held_ = 0;
     return on_event(done);
   }
@@ -65,20 +71,16 @@ bool SseReader::EndLine(const std::function<bool(SseEvent&)>& on_event) {
     if (event_.has_data) event_.data.push_back('\n');
     event_.data.append(value);
     event_.has_data = true;
-    any_field_ = true;
   } else if (name == "event") {
     event_.event.assign(value);
-    any_field_ = true;
   } else if (name == "id") {
     if (value.find('\0') == std::string_view::npos) {
       event_.id.assign(value);
       event_.has_id = true;
-      any_field_ = true;
     }
   } else if (name == "retry") {
     if (!value.empty() && value.find_first_not_of("0123456789") == std::string_view::npos) {
       event_.retry.assign(value);
-      any_field_ = true;
     }
   }
   line_.clear();

@@ -40,7 +40,6 @@ class SseReader {
   size_t held_ = 0;      // bytes of the current event held so far
   size_t line_len_ = 0;  // characters of the current line, held or skipped
   bool after_cr_ = false;
-  bool any_field_ = false;
   SseEvent event_;
 };
 
