@@ -183,6 +183,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   const CommandTraits* traits =
       looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);
   NotePipedData(lv, argv0, i, e, depth, pipeline);
+  HandleEmbedded(lv, argv0, i, e, depth);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {
@@ -256,13 +257,14 @@ void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e,
     ParseText(payload, depth + 1);
     return;
   }
-  if (ctx.piped == Ctx::Piped::kDecoded && ctx.piped_depth == depth &&
+  if (ctx.piped != Ctx::Piped::kEmpty && ctx.piped_depth == depth &&
       ctx.piped_pipeline == pipeline) {
-    // `... | base64 -d | sh`: the shell runs the decoded text. Copied to this depth's aux (free
-    // here, as in HandleJoined): parsing it may decode again into the scratch buffer.
+    // `echo CMD | sh`, `... | base64 -d | sh`: the shell runs that text. Copied to this depth's aux
+    // (free here, as in HandleJoined): parsing it may write the scratch buffers again.
     std::string& aux = ctx.Lv(depth).aux;
     const size_t mark = aux.size();
-    aux.append(ctx.out->scratch.piped_decoded);
+    aux.append(ctx.piped == Ctx::Piped::kDecoded ? ctx.out->scratch.piped_decoded
+                                                 : ctx.out->scratch.piped);
     ctx.piped = Ctx::Piped::kEmpty;
     ParseText(std::string_view{aux}.substr(mark), depth + 1);
     aux.resize(mark);
@@ -361,6 +363,153 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   ctx.piped = Ctx::Piped::kDecoded;
   ctx.piped_depth = depth;
   ctx.piped_pipeline = pipeline;
+}
+
+namespace {
+
+bool IsIdentChar(char c) { return IsAlpha(c) || (c >= '0' && c <= '9') || c == '_'; }
+
+// Calls `f` with each string literal `code` passes to a call that runs a command line (system,
+// popen, exec*, subprocess's run/call/check_output/Popen/getoutput, PHP's shell_exec/passthru),
+// each backtick literal, and each literal awk reads with `"..." | getline` or writes to with
+// `print ... | "..."`. Literals are read up to
+// the same quote not escaped by a backslash; escapes are left in (over-inclusive at worst).
+template <typename F>
+void ForEachCommandLiteral(std::string_view code, F&& f) {
+  static constexpr std::string_view kCalls[] = {
+      "system",    "popen",           "exec",         "execSync",   "shell_exec", "passthru",
+      "getoutput", "getstatusoutput", "check_output", "check_call", "call",       "run",
+      "Popen",     "spawnSync"};
+  auto literal_at = [&](size_t q, size_t* end) -> std::string_view {
+    const char quote = code[q];
+    size_t k = q + 1;
+    while (k < code.size() && code[k] != quote) k += code[k] == '\\' ? 2 : 1;
+    *end = k;
+    return k < code.size() ? code.substr(q + 1, k - q - 1) : std::string_view();
+  };
+  for (size_t p = 0; p < code.size(); ++p) {
+    const char c = code[p];
+    if (c == '`') {
+      size_t end = 0;
+      const std::string_view lit = literal_at(p, &end);
+      if (!lit.empty()) f(lit);
+      p = end;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      // awk: "cmd" | getline, print ... | "cmd"
+      size_t before = p;
+      while (before > 0 && IsBlank(code[before - 1])) --before;
+      const bool piped_into = before > 0 && code[before - 1] == '|';
+      size_t end = 0;
+      const std::string_view lit = literal_at(p, &end);
+      if (!lit.empty() && piped_into) {
+        f(lit);
+        p = end;
+        continue;
+      }
+      size_t k = end + 1;
+      while (k < code.size() && IsBlank(code[k])) ++k;
+      if (!lit.empty() && k < code.size() && code[k] == '|') {
+        ++k;
+        while (k < code.size() && IsBlank(code[k])) ++k;
+        if (code.substr(k, 7) == "getline") f(lit);
+      }
+      p = end;
+      continue;
+    }
+    if (!IsAlpha(c) || (p > 0 && IsIdentChar(code[p - 1]))) continue;
+    size_t k = p;
+    while (k < code.size() && IsIdentChar(code[k])) ++k;
+    const std::string_view name = code.substr(p, k - p);
+    if (std::find(std::begin(kCalls), std::end(kCalls), name) == std::end(kCalls)) {
+      p = k - 1;
+      continue;
+    }
+    while (k < code.size() && IsBlank(code[k])) ++k;
+    if (k >= code.size() || code[k] != '(') {
+      p = k - 1;
+      continue;
+    }
+    ++k;
+    while (k < code.size() && (IsBlank(code[k]) || code[k] == '[')) ++k;
+    if (k < code.size() && (code[k] == '"' || code[k] == '\'')) {
+      size_t end = 0;
+      const std::string_view lit = literal_at(k, &end);
+      if (!lit.empty()) f(lit);
+      p = end;
+    } else {
+      p = k - 1;
+    }
+  }
+}
+
+bool IsInlineProgram(std::string_view argv0) {
+  static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
+                                                "ruby", "node", "nodejs", "deno", "bun",
+                                                "php",  "lua",  "Rscript"};
+  if (std::find(std::begin(kNames), std::end(kNames), argv0) != std::end(kNames)) return true;
+  return argv0.substr(0, 6) == "python" || argv0.substr(0, 4) == "pypy" ||
+         argv0.substr(0, 3) == "lua";
+}
+
+}  // namespace
+
+// Text found inside another program's argument (HandleEmbedded): parsed like a payload, except
+// that text which does not read as a command line is not an error of the command around it.
+void ShellNormalizer::Impl::ParseEmbedded(std::string_view text, size_t depth) {
+  const ShellStatus before = ctx.status;
+  ParseText(text, depth + 1);
+  if (ctx.status == ShellStatus::kUnbalanced) ctx.status = before;
+}
+
+// Command lines another program runs from its arguments (see Normalize): inline programs' shell
+// calls, gdb's `shell`/`!` commands, vim's `:!` commands.
+void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, size_t i, size_t e,
+                                           size_t depth) {
+  const bool inline_program = IsInlineProgram(argv0);
+  const bool gdb = argv0 == "gdb";
+  const bool vim = argv0 == "vim" || argv0 == "vi" || argv0 == "nvim" || argv0 == "view" ||
+                   argv0 == "vimdiff" || argv0 == "ex" || argv0 == "gvim";
+  if (!inline_program && !gdb && !vim) return;
+  // This depth's aux holds the literals while they are parsed (ParseText writes only deeper).
+  std::string& aux = ctx.Lv(depth).aux;
+  for (size_t j = i + 1; j < e && !ctx.stop; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    std::string_view v = View(lv, w);
+    const size_t mark = aux.size();
+    if (inline_program) {
+      ForEachCommandLiteral(v, [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+    } else {
+      std::string_view prev = j > i + 1 ? View(lv, lv.words[j - 1]) : std::string_view();
+      bool command = false;
+      if (gdb) {
+        if (v.substr(0, 15) == "--eval-command=") {
+          v.remove_prefix(15);
+          command = true;
+        }
+        command = command || prev == "-ex" || prev == "-iex" || prev == "--eval-command" ||
+                  prev == "--init-eval-command";
+      } else {
+        command = prev == "-c" || prev == "--cmd" || (!v.empty() && v[0] == '+');
+        if (!v.empty() && v[0] == '+') v.remove_prefix(1);
+      }
+      if (!command) continue;
+      while (!v.empty() && (IsBlank(v[0]) || v[0] == ':')) v.remove_prefix(1);
+      if (v.substr(0, 7) == "silent ") v.remove_prefix(7);
+      while (!v.empty() && IsBlank(v[0])) v.remove_prefix(1);
+      if (!v.empty() && v[0] == '!') {
+        aux.append(v.substr(1));
+      } else if (gdb && v.substr(0, 6) == "shell ") {
+        aux.append(v.substr(6));
+      } else if (gdb && v.substr(0, 7) == "python ") {
+        ForEachCommandLiteral(v, [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+      }
+    }
+    if (aux.size() > mark) ParseEmbedded(std::string_view{aux}.substr(mark), depth);
+    aux.resize(mark);
+  }
 }
 
 // find's -exec/-execdir/-ok/-okdir CMD ... ; (or {} +) run CMD: emit it as a segment of its own.

@@ -145,9 +145,15 @@ class ShellNormalizer {
   //    `X=/; rm -rf $X` also yields `rm -r -f /`. Only extra segments: over-inclusive at worst
   //    (scoping, conditionals and loops are not followed), never a segment less. Bounded by
   //    kMaxShellVariables names of at most kMaxShellVariableBytes each, one rewrite per command.
-  //  - a shell reading its commands from a pipeline that decodes a literal (`echo B64 | base64 -d |
-  //    sh`, `base64 -d <<< B64 | bash`, `echo HEX | xxd -r -p | sh`; base64 or hex, one layer) also
-  //    gets the decoded text parsed as a command line: only extra segments, like the rewrite above.
+  //  - a shell reading its commands from a pipeline that writes a literal (`echo 'rm -rf /' | sh`)
+  //    or decodes one (`echo B64 | base64 -d | sh`, `base64 -d <<< B64 | bash`, `echo HEX | xxd -r
+  //    -p | sh`; base64 or hex, one layer) also gets that text parsed as a command line: only extra
+  //    segments, like the rewrite above;
+  //  - command lines carried inside another program's arguments are parsed too: the string
+  //    literals an inline program passes to system/popen/exec-like calls or backticks (awk, python
+  //    -c, perl -e, ruby -e, node -e, php -r ...), awk's `"cmd" | getline`, gdb's `-ex 'shell CMD'`
+  //    and `-ex '!CMD'`, vim's `-c ':!CMD'` and `+!CMD`. Text that does not read as a command line
+  //    there adds what it can and is not an error of the outer command.
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

