@@ -532,15 +532,7 @@ class HttpProxy {
     if (status / 100 == 2) {
       JsonValue reply;
       if (!body.empty() && !too_large && internal::ParseJson(body, limits, &reply, &error)) {
-        if (reply.type == JsonType::kArray) {
-          for (const JsonValue& m : reply.items) {
-            std::string one;
-            AppendJsonValue(m, &one);
-            session->FromServer(m, one, collect, to_server);
-          }
-        } else {
-          session->FromServer(reply, body, collect, to_server);
-        }
+        session->FromServerDocument(reply, body, collect, to_server);
       }
       session->FailPending(body.empty()
                                ? "the MCP server did not answer"
@@ -648,15 +640,7 @@ class HttpProxy {
       AppendSseEvent("message", e.has_id ? &e.id : nullptr, {}, true, m, &text);
       if (!*client_gone && !sink->write(text.data(), text.size())) *client_gone = true;
     };
-    if (msg.type == JsonType::kArray) {
-      for (const JsonValue& m : msg.items) {
-        std::string one;
-        AppendJsonValue(m, &one);
-        session.FromServer(m, one, with_id, to_server);
-      }
-      return;
-    }
-    session.FromServer(msg, e.data, with_id, to_server);
+    session.FromServerDocument(msg, e.data, with_id, to_server);
   }
 
   // The server's own stream (requests and notifications for the client), judged event by event.

@@ -316,6 +316,19 @@ void McpSession::FromServer(const JsonValue& msg, std::string_view raw, const Mc
   to_client(raw);
 }
 
+void McpSession::FromServerDocument(const JsonValue& doc, std::string_view raw,
+                                    const McpSend& to_client, const McpSend& to_server) {
+  if (doc.type != JsonType::kArray) {
+    FromServer(doc, raw, to_client, to_server);
+    return;
+  }
+  for (const JsonValue& m : doc.items) {
+    std::string one;
+    AppendJsonValue(m, &one);
+    FromServer(m, one, to_client, to_server);
+  }
+}
+
 // A tools/list result with each offered tool judged: a description or schema the policy flags, or
 // one that differs from what this session first saw, removes the tool from the list.
 std::string McpSession::FilterToolList(const JsonValue& msg, const JsonValue& result,

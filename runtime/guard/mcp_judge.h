@@ -83,6 +83,10 @@ class McpSession {
   // a refused request of the server's own is answered to `to_server`.
   void FromServer(const internal::JsonValue& msg, std::string_view raw, const McpSend& to_client,
                   const McpSend& to_server);
+  // The same for what the server wrote as one document: a message, or a batch of them, each judged
+  // on its own.
+  void FromServerDocument(const internal::JsonValue& doc, std::string_view raw,
+                          const McpSend& to_client, const McpSend& to_server);
 
   // Every request still waiting (or only those whose McpIdKey is in `only`) gets an error: the
   // server cannot answer it any more, or its answer could not be read (whatever it was, it is not

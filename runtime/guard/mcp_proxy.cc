@@ -150,15 +150,7 @@ class Proxy {
         FailPending("the server sent " + why + "; it was not forwarded");
         continue;
       }
-      if (msg.type == JsonType::kArray) {  // a batch of answers: judged one by one
-        for (const JsonValue& m : msg.items) {
-          std::string one;
-          AppendJsonValue(m, &one);
-          session_.FromServer(m, one, to_client_, to_server_);
-        }
-        continue;
-      }
-      session_.FromServer(msg, line, to_client_, to_server_);
+      session_.FromServerDocument(msg, line, to_client_, to_server_);
     }
     server_gone_.store(true);  // before answering what waits: see the client relay
     FailPending("the MCP server closed its output");

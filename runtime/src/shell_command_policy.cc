@@ -348,14 +348,10 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   ctx.piped = Ctx::Piped::kEmpty;
   if (!is_decoder || (here.empty() && !from_pipe)) return;
   // Decoders skip line breaks (and -i, any other white space): keep only the encoded characters.
-  std::string& text = sc.piped_decoded;
-  text.clear();
-  for (const char c : here.empty() ? std::string_view{sc.piped} : here) {
-    if (!IsWhite(c)) text.push_back(c);
-  }
+  if (!here.empty()) sc.piped.assign(here);
+  sc.piped.erase(std::remove_if(sc.piped.begin(), sc.piped.end(), IsWhite), sc.piped.end());
   DecodeLimits dl;
   dl.max_run_bytes = norm.limits_.max_bytes;
-  sc.piped.assign(text);  // DecodeRun writes its output where its input is
   if (!DecodeRun(sc.piped, {0, sc.piped.size(), hex ? Encoding::kHex : Encoding::kBase64}, dl,
                  &sc.piped_decoded)) {
     return;
@@ -366,8 +362,6 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
 }
 
 namespace {
-
-bool IsIdentChar(char c) { return IsAlpha(c) || (c >= '0' && c <= '9') || c == '_'; }
 
 // Calls `f` with each string literal `code` passes to a call that runs a command line (system,
 // popen, exec*, subprocess's run/call/check_output/Popen/getoutput, PHP's shell_exec/passthru),
@@ -418,9 +412,9 @@ void ForEachCommandLiteral(std::string_view code, F&& f) {
       p = end;
       continue;
     }
-    if (!IsAlpha(c) || (p > 0 && IsIdentChar(code[p - 1]))) continue;
+    if (!IsAlpha(c) || (p > 0 && IsNameChar(code[p - 1]))) continue;
     size_t k = p;
-    while (k < code.size() && IsIdentChar(code[k])) ++k;
+    while (k < code.size() && IsNameChar(code[k])) ++k;
     const std::string_view name = code.substr(p, k - p);
     if (std::find(std::begin(kCalls), std::end(kCalls), name) == std::end(kCalls)) {
       p = k - 1;
