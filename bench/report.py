@@ -389,12 +389,16 @@ def render(res, plot_name):
         goals.append(("Session memory, whole hook process (issue 14)", "<= 0.3 ms over the stateless hook",
                       "+%s (%s against %s)" % (ms(hs - g0), ms(hs), ms(g0)), ok(hs - g0 <= 0.3)))
     # the warm service (issue 15)
+    # The empty program is linked exactly as the client is (musl when installed); the glibc static
+    # PIE beside it is the usual "static C program" and is shown for the record.
     sv = res.cold.get("doberman-hook via the service", {}).get("median_ms")
     ev = res.cold.get("empty static program", {}).get("median_ms")
+    eg = res.cold.get("empty static program (glibc static PIE)", {}).get("median_ms")
     if sv and ev and py:
+        glibc = ", %.2fx an empty glibc static PIE" % (sv / eg) if eg else ""
         goals.append(("Hook through the service (issue 15)", "<= 2x an empty static C program, <= 0.1x Python",
-                      "%s: %.2fx the empty program, %.3fx Python" % (
-                          ms(sv), sv / ev, sv / py), ok(sv / ev <= 2 and sv / py <= 0.1)))
+                      "%s: %.2fx the empty program linked like it%s, %.3fx Python" % (
+                          ms(sv), sv / ev, glibc, sv / py), ok(sv / ev <= 2 and sv / py <= 0.1)))
     # issue 17 ------------------------------------------------------------------------------------
     tails = {w: ratio(res.summary(w, "doberman")["p99_ns"], res.p50(w, "doberman")) for w in wl}
     tails = {w: r for w, r in tails.items() if r}

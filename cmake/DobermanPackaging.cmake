@@ -84,7 +84,7 @@ helper), doberman-hook (the service's thin client), libdoberman_runtime
 `doberman`, the default pack's sources in /usr/share/doberman (to be built
 and signed with the operator's own key), systemd user units and examples.")
 # Dependencies from dpkg-shlibdeps (dobermanc, the shared runtime and the Python module are
-# dynamically linked; doberman-guard and doberman-hook are static PIEs and need nothing). The Python
+# dynamically linked; doberman-guard (a static PIE) and doberman-hook (static) need nothing). The Python
 # module does not link libpython, so shlibdeps cannot see the interpreter: name the Python it was
 # built for (its file name carries that ABI, cpython-3XY).
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

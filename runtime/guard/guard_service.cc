@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -129,16 +128,17 @@ class Service {
   std::shared_ptr<PackGeneration> LoadGeneration();
   void Reload();
   void Worker();
+  void WakeWorkers();
   void Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_number, Memory* memory);
 
   const Options& o_;
   const ServiceOptions& s_;
   int listen_fd_ = -1;
   bool activated_ = false;  // the socket came from systemd: not ours to remove
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<int> queue_;
-  bool stopping_ = false;
+  // Workers accept connections themselves: a request wakes one thread, not the accept loop and
+  // then a worker (on this 2-core VM each hand-off cost tens of microseconds of the client's time).
+  std::atomic<bool> stopping_{false};
+  std::mutex mu_;  // guards current_
   std::shared_ptr<PackGeneration> current_;
   uint64_t generations_ = 0;
   // The decision log is written by one thread in batches (one transaction per batch): a commit per
@@ -273,7 +273,9 @@ bool Service::Listen() {
   const bool bound =
       listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
   ::umask(old);
-  if (!bound || ::chmod(path.c_str(), 0600) != 0 || ::listen(listen_fd_, 128) != 0) {
+  // The backlog is the bounded queue: connections beyond the busy workers wait there; when it is
+  // full, a client's connect fails at once and it falls back to the one-shot hook.
+  if (!bound || ::chmod(path.c_str(), 0600) != 0 || ::listen(listen_fd_, s_.queue) != 0) {
     std::fprintf(stderr, "doberman-guard serve: cannot listen on %s: %s\n", path.c_str(),
                  std::strerror(errno));
     return false;
@@ -356,17 +358,47 @@ void Service::Worker() {
   std::unique_ptr<LoadedPack> view;
   uint64_t view_number = 0;
   for (;;) {
-    int fd = -1;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping
-      fd = queue_.front();
-      queue_.pop_front();
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (stopping_.load()) {
+      if (fd >= 0) ::close(fd);
+      return;
+    }
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        // Out of descriptors or memory: the waiting clients time out and fall back; try again.
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        continue;
+      }
+      std::fprintf(stderr, "doberman-guard serve: accept: %s\n", std::strerror(errno));
+      return;
+    }
+    ucred peer{};
+    socklen_t len = sizeof peer;
+    if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || peer.uid != ::geteuid()) {
+      ::close(fd);  // another user: never answered
+      continue;
     }
     Serve(fd, &view, &view_number, &memory);
     ::close(fd);
   }
+}
+
+// Wakes every worker blocked in accept so that it sees stopping_: one connection each to our own
+// socket (a socket systemd passed must stay usable for the next activation, so it is never shut
+// down), then, for a socket of our own, shutdown, which fails every later accept.
+void Service::WakeWorkers() {
+  sockaddr_un addr{};
+  socklen_t len = sizeof addr;
+  if (::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
+    for (int i = 0; i < s_.workers; ++i) {
+      const int c = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+      if (c < 0) break;
+      ::connect(c, reinterpret_cast<sockaddr*>(&addr), len);
+      ::close(c);
+    }
+  }
+  if (!activated_) ::shutdown(listen_fd_, SHUT_RDWR);
 }
 
 int Service::Run() {
@@ -413,9 +445,10 @@ int Service::Run() {
   std::thread reloader([this] { Reloader(); });
   bool running = true;
   while (running) {
-    pollfd fds[3] = {{listen_fd_, POLLIN, 0}, {g_signal_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
-    if (::poll(fds, watch_fd >= 0 ? 3 : 2, -1) < 0 && errno != EINTR) break;
-    if (watch_fd >= 0 && (fds[2].revents & POLLIN)) {
+    // Signals and pack-file changes only; the workers accept the connections.
+    pollfd fds[2] = {{g_signal_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
+    if (::poll(fds, watch_fd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR) break;
+    if (watch_fd >= 0 && (fds[1].revents & POLLIN)) {
       alignas(inotify_event) char events[4096];
       bool ours = false;
       ssize_t n;
@@ -428,36 +461,16 @@ int Service::Run() {
       }
       if (ours) RequestReload();
     }
-    if (fds[1].revents & POLLIN) {
+    if (fds[0].revents & POLLIN) {
       char c = 0;
       while (::read(g_signal_pipe[0], &c, 1) == 1) {
         if (c == 'q') running = false;
         if (c == 'h') RequestReload();
       }
     }
-    if (running && (fds[0].revents & POLLIN)) {
-      const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (fd < 0) continue;
-      ucred peer{};
-      socklen_t len = sizeof peer;
-      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || peer.uid != ::geteuid()) {
-        ::close(fd);  // another user: never answered
-        continue;
-      }
-      std::lock_guard<std::mutex> lock(mu_);
-      if (static_cast<int>(queue_.size()) >= s_.queue) {
-        ::close(fd);  // overloaded: the client falls back to the one-shot hook
-        continue;
-      }
-      queue_.push_back(fd);
-      cv_.notify_one();
-    }
   }
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stopping_ = true;
-  }
-  cv_.notify_all();
+  stopping_ = true;
+  WakeWorkers();
   for (std::thread& t : workers) t.join();
   {
     std::lock_guard<std::mutex> lock(reload_mu_);

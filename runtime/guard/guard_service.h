@@ -19,9 +19,9 @@
 namespace doberman::guard {
 
 struct ServiceOptions {
-  std::string socket;              // --socket, $DOBERMAN_SOCKET, or DefaultSocketPath()
-  int workers = 4;                 // requests decided at once
-  int queue = 64;                  // connections waiting beyond those; more are closed at once
+  std::string socket;  // --socket, $DOBERMAN_SOCKET, or DefaultSocketPath()
+  int workers = 4;     // requests decided at once
+  int queue = 64;      // connections waiting beyond those (the backlog); more are refused
   long request_timeout_ms = 2000;  // reading a request and writing its answer
 };
 

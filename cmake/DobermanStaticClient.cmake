@@ -1,0 +1,28 @@
+# Static linking of the small C programs a host spawns on every tool call (doberman-hook, and the
+# empty program the bench measures it against). With Debian's musl (musl-tools) the program is a
+# 60 KB static executable that starts in about half the time of a glibc static PIE, whose start-up
+# (self-relocation, IRELATIVE and tunables) costs more than the whole client does (bench/run,
+# docs/performance.md). Without musl, or in sanitizer and fuzzer builds, glibc static PIE.
+option(DOBERMAN_CLIENT_MUSL "Link doberman-hook with musl when musl-gcc's specs are installed" ON)
+
+if(CMAKE_LIBRARY_ARCHITECTURE)
+  string(REPLACE "-linux-gnu" "-linux-musl" _doberman_musl_triple "${CMAKE_LIBRARY_ARCHITECTURE}")
+  find_file(DOBERMAN_MUSL_SPECS musl-gcc.specs PATHS "/usr/lib/${_doberman_musl_triple}" NO_DEFAULT_PATH)
+endif()
+
+# doberman_static_client(TARGET): links TARGET statically, with musl when available.
+function(doberman_static_client target)
+  if(DOBERMAN_SANITIZE OR DOBERMAN_LIBFUZZER)
+    return()  # sanitizer runtimes need the dynamic glibc
+  endif()
+  if(DOBERMAN_CLIENT_MUSL AND DOBERMAN_MUSL_SPECS AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
+    # The specs file swaps glibc's headers, start files and libc for musl's.
+    target_compile_options(${target} PRIVATE -specs=${DOBERMAN_MUSL_SPECS})
+    target_link_options(${target} PRIVATE -specs=${DOBERMAN_MUSL_SPECS} -static -s)
+    set_property(TARGET ${target} PROPERTY DOBERMAN_LIBC musl)
+  else()
+    target_compile_options(${target} PRIVATE -fPIE)
+    target_link_options(${target} PRIVATE -static-pie)
+    set_property(TARGET ${target} PROPERTY DOBERMAN_LIBC glibc)
+  endif()
+endfunction()
