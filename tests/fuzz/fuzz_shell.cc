@@ -89,9 +89,10 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
   Check(warm->count <= limits.max_segments);
   Check(warm->count <= warm->segments.size());
   // Too long is reported unless something more severe was; besides an over-long input, only a
-  // rewrite with variable values (which needs a `$`) can pass the byte bound.
+  // rewrite with variable values or of `$(echo ...)` can pass the byte bound, and that needs a `$`
+  // or a backtick (backticks are read as `$(...)`).
   if (status == ShellStatus::kTooLong) {
-    Check(input.size() > limits.max_bytes || input.find('$') != std::string_view::npos);
+    Check(input.size() > limits.max_bytes || input.find_first_of("$`") != std::string_view::npos);
   }
   if (input.size() > limits.max_bytes) {
     Check(status != ShellStatus::kOk && status != ShellStatus::kUnbalanced);
