@@ -424,9 +424,7 @@ class HttpProxy {
   void Post(const httplib::Request& req, httplib::Response& res) {
     JsonValue msg;
     internal::JsonError error;
-    internal::JsonLimits limits;
-    limits.max_bytes = ho_.max_message_bytes;
-    if (!internal::ParseJson(req.body, limits, &msg, &error)) {
+    if (!ParseMcpMessage(req.body, ho_.max_message_bytes, &msg, &error)) {
       // Unreadable or ambiguous (duplicate keys): never forwarded unjudged.
       res.status = 400;
       res.set_content(McpErrorMessage(nullptr, kMcpParseError,
@@ -531,7 +529,8 @@ class HttpProxy {
     const McpSend to_server = ToServer(req);
     if (status / 100 == 2) {
       JsonValue reply;
-      if (!body.empty() && !too_large && internal::ParseJson(body, limits, &reply, &error)) {
+      if (!body.empty() && !too_large &&
+          ParseMcpMessage(body, ho_.max_message_bytes, &reply, &error)) {
         session->FromServerDocument(reply, body, collect, to_server);
       }
       session->FailPending(body.empty()
@@ -552,7 +551,7 @@ class HttpProxy {
     session->FailPending("", discard, &forwarded_ids);
     res.status = status;
     JsonValue reply;
-    if (!too_large && internal::ParseJson(body, limits, &reply, &error) &&
+    if (!too_large && ParseMcpMessage(body, ho_.max_message_bytes, &reply, &error) &&
         reply.type == JsonType::kObject && reply.Find("result") == nullptr &&
         reply.Find("method") == nullptr) {
       res.set_content(body, "application/json");
@@ -631,9 +630,7 @@ class HttpProxy {
     }
     JsonValue msg;
     internal::JsonError error;
-    internal::JsonLimits limits;
-    limits.max_bytes = max_bytes;
-    if (!internal::ParseJson(e.data, limits, &msg, &error)) return;  // unreadable: not forwarded
+    if (!ParseMcpMessage(e.data, max_bytes, &msg, &error)) return;  // unreadable: not forwarded
     // The event's id is kept on what is written for it, so a client can resume after it.
     const McpSend with_id = [&](std::string_view m) {
       std::string text;

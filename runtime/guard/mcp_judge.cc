@@ -66,6 +66,13 @@ Decision McpJudge::Judge(const std::string& session, const std::string& event,
   return d;
 }
 
+bool ParseMcpMessage(std::string_view text, size_t max_bytes, JsonValue* msg,
+                     internal::JsonError* error) {
+  internal::JsonLimits limits;
+  limits.max_bytes = max_bytes;
+  return internal::ParseJson(text, limits, msg, error);
+}
+
 std::string McpIdKey(const JsonValue& id) {
   std::string key;
   AppendJsonValue(id, &key);

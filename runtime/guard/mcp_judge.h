@@ -58,6 +58,11 @@ class McpJudge {
 // The key a request id is remembered under (its JSON text: 1 and "1" differ).
 std::string McpIdKey(const internal::JsonValue& id);
 
+// Reads one MCP message (or batch) of at most `max_bytes` with the guard's strict JSON reader
+// (duplicate keys refused); false, with `error`, when it cannot be read.
+bool ParseMcpMessage(std::string_view text, size_t max_bytes, internal::JsonValue* msg,
+                     internal::JsonError* error);
+
 // A JSON-RPC error answer to `id` (null when absent), with the decision's verdict, reasons and
 // rules as data when there is one.
 std::string McpErrorMessage(const internal::JsonValue* id, int code, const std::string& message,

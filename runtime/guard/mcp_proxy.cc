@@ -100,9 +100,7 @@ Read NextMessage(LineReader& reader, size_t max_bytes, JsonValue* msg, std::stri
     }
     if (line->find_first_not_of(" \t") == std::string::npos) continue;
     internal::JsonError error;
-    internal::JsonLimits limits;
-    limits.max_bytes = max_bytes;
-    if (internal::ParseJson(*line, limits, msg, &error)) return Read::kMessage;
+    if (ParseMcpMessage(*line, max_bytes, msg, &error)) return Read::kMessage;
     *why = "a message that could not be read (" + error.message + ")";
     return Read::kFailed;
   }
