@@ -78,9 +78,29 @@ if [[ ! -f "$tarball" ]] || [[ -n $(find "$tarball" -mtime +30) ]]; then root_st
   echo "== mmdebstrap --variant=minbase bookworm -> $tarball"
   lines=()
   for s in "${sources[@]}"; do lines+=("deb $s"); done
-  rm -rf --one-file-system "$tarball.tmp"
-  mmdebstrap --quiet --format=tar --variant=minbase --architectures="$arch" bookworm "$tarball.tmp" "${lines[@]}" ||
-    { rm -rf --one-file-system "$tarball.tmp"; exit 1; }
+  # mmdebstrap hands apt a pipe by descriptor number; under ctest, descriptors the test runner left
+  # open made apt's `cat >&11` fail ("Sub-process cat >&11 returned an error code (2)", then
+  # SIGPIPE) every time, while the same command ran fine from a shell. Only stdin, stdout, stderr
+  # and this subshell's lock stay open for it.
+  for fd in $(ls /proc/$BASHPID/fd); do
+    if [[ $fd -gt 2 && $fd -ne 9 ]]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+  # A download from the mirror can also fail now and then: up to three attempts, the later ones
+  # verbose, so a lasting failure shows apt's own message.
+  built=0
+  for attempt in 1 2 3; do
+    rm -rf --one-file-system "$tarball.tmp"
+    quiet=(--quiet)
+    [[ $attempt -gt 1 ]] && quiet=(--verbose)
+    if mmdebstrap "${quiet[@]}" --format=tar --variant=minbase --architectures="$arch" bookworm \
+         "$tarball.tmp" "${lines[@]}"; then
+      built=1
+      break
+    fi
+    echo "mmdebstrap attempt $attempt failed" >&2
+    sleep 10
+  done
+  [[ $built -eq 1 ]] || { rm -rf --one-file-system "$tarball.tmp"; exit 1; }
   mv "$tarball.tmp" "$tarball"
   find "$cache" -maxdepth 1 -name 'bookworm-minbase-*.tar' ! -path "$tarball" -delete
 ) 9>"$cache/.lock" || fail "mmdebstrap failed"
