@@ -10,19 +10,19 @@ if(CMAKE_LIBRARY_ARCHITECTURE)
   find_file(DOBERMAN_MUSL_SPECS musl-gcc.specs PATHS "/usr/lib/${_doberman_musl_triple}" NO_DEFAULT_PATH)
 endif()
 
-# doberman_static_client(TARGET): links TARGET statically, with musl when available.
+# doberman_static_client(TARGET [GLIBC]): links TARGET statically, with musl when available;
+# GLIBC asks for the glibc static PIE whatever is installed.
 function(doberman_static_client target)
   if(DOBERMAN_SANITIZE OR DOBERMAN_LIBFUZZER)
     return()  # sanitizer runtimes need the dynamic glibc
   endif()
-  if(DOBERMAN_CLIENT_MUSL AND DOBERMAN_MUSL_SPECS AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  if(NOT "GLIBC" IN_LIST ARGN AND DOBERMAN_CLIENT_MUSL AND DOBERMAN_MUSL_SPECS
+     AND CMAKE_C_COMPILER_ID STREQUAL "GNU")
     # The specs file swaps glibc's headers, start files and libc for musl's.
     target_compile_options(${target} PRIVATE -specs=${DOBERMAN_MUSL_SPECS})
     target_link_options(${target} PRIVATE -specs=${DOBERMAN_MUSL_SPECS} -static -s)
-    set_property(TARGET ${target} PROPERTY DOBERMAN_LIBC musl)
   else()
     target_compile_options(${target} PRIVATE -fPIE)
     target_link_options(${target} PRIVATE -static-pie)
-    set_property(TARGET ${target} PROPERTY DOBERMAN_LIBC glibc)
   endif()
 endfunction()

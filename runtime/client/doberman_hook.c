@@ -48,6 +48,15 @@ static long now_ms(void) {
   return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Grows `buf` (capacity for `n` bytes used) to `want` bytes: onto the heap when it is still the
+ * fixed buffer `fixed`, which is left as it is. NULL when memory runs out (`buf` is then
+ * unchanged). */
+static char* grow(char* buf, const char* fixed, size_t n, size_t want) {
+  char* bigger = buf == fixed ? malloc(want) : realloc(buf, want);
+  if (bigger != NULL && buf == fixed) memcpy(bigger, fixed, n);
+  return bigger;
+}
+
 /* Reads all of stdin: into g_buf when it fits, else into a growing heap buffer; NULL (and
  * *too_large) past MAX_PAYLOAD. */
 static char* read_stdin(size_t* size, int* too_large) {
@@ -60,9 +69,8 @@ static char* read_stdin(size_t* size, int* too_large) {
         return NULL;
       }
       cap *= 2;
-      char* bigger = buf == g_buf ? malloc(cap) : realloc(buf, cap);
+      char* bigger = grow(buf, g_buf, n, cap);
       if (bigger == NULL) return NULL;
-      if (buf == g_buf) memcpy(bigger, g_buf, n);
       buf = bigger;
     }
     ssize_t r = read(STDIN_FILENO, buf + n, cap - n);
@@ -192,9 +200,8 @@ static int ask_service(const char* host, const char* payload, size_t size, long 
     if (n == cap) {
       if (cap >= MAX_ANSWER) goto fail_buf;
       size_t want = cap < 4096 ? 8192 : cap * 2;
-      char* bigger = buf == spare ? malloc(want) : realloc(buf, want);
+      char* bigger = grow(buf, spare, n, want);
       if (bigger == NULL) goto fail_buf;
-      if (buf == spare) memcpy(bigger, spare, n);
       buf = bigger;
       cap = want;
     }
