@@ -423,8 +423,12 @@ def render(res, plot_name):
                           rx(re2 / d, 2), rx(d / one, 2), mbs),
                       ok(re2 / d >= 3 and d / one <= 1.5 and mbs >= 500)))
     if g and py:
-        goals.append(("One-shot hook process (issue 17)", "median <= 0.35x `python3 -S -c pass`",
-                      "%s vs %s (%.2f)" % (ms(g), ms(py), g / py), ok(g / py <= 0.35)))
+        g_off = res.cold.get("doberman-guard hook, no image cache", {}).get("median_ms")
+        goals.append(("One-shot hook process, the client's fallback (issues 15, 17)",
+                      "median <= 0.35x `python3 -S -c pass`",
+                      "%s vs %s (%.2f); without the image cache %s" % (
+                          ms(g), ms(py), g / py, "%s (%.2f)" % (ms(g_off), g_off / py) if g_off else "?"),
+                      ok(g / py <= 0.35)))
     big = res.cold.get("doberman-guard hook, 1 MiB write", {})
     parse, dec = res.micro_ns("BM_ParsePayload/write1m"), res.p50("write1m", "doberman")
     if big.get("median_ms") and parse and dec:
@@ -689,7 +693,7 @@ def pack_table(res):
     if not ps:
         return []
     hook, hook_raw = (res.cold.get(k, {}).get("median_ms") for k in (
-        "doberman-guard hook", "doberman-guard hook, uncompressed pack"))
+        "doberman-guard hook, no image cache", "doberman-guard hook, uncompressed pack"))
     rows = [("pack file", size(ps.get("file_bytes")), size(raw.get("file_bytes"))),
             ("Hyperscan databases (stored / deserialized)", "%s / %s" % (
                 size(ps.get("stored_database_bytes")), size(ps.get("database_bytes"))),
@@ -703,7 +707,7 @@ def pack_table(res):
             ("SHA-512 over the whole file (for comparison)", ms(ps.get("sha512_ms")), ms(raw.get("sha512_ms"))),
             ("`doberman_scratch_create`", ms(ps.get("scratch_create_ms")), ms(raw.get("scratch_create_ms"))),
             ("scratch size", size(ps.get("scratch_bytes")), size(raw.get("scratch_bytes"))),
-            ("hook process, median", ms(hook), ms(hook_raw))]
+            ("hook process without the image cache, median", ms(hook), ms(hook_raw))]
     out = ["## Pack and load", "", "The default pack as shipped (databases LZ4-compressed) and built with "
            "`--no-compress`, same run (`doberman-pack-stats`, `doberman-coldstart-bench`).", "",
            "| measure | compressed | uncompressed |", "|---|---|---|"]

@@ -78,6 +78,18 @@ OptionDoc TurnAuth() {
       false};
 }
 
+OptionDoc ImageCache() {
+  return {"--image-cache",
+          "",
+          "D",
+          ValueKind::kDirectory,
+          {},
+          "deserialized databases kept for the next process, so a one-shot call maps them instead "
+          "of decoding them; off: none (default $DOBERMAN_IMAGE_CACHE, else "
+          "$XDG_CACHE_HOME/doberman/images or ~/.cache/doberman/images)",
+          false};
+}
+
 std::vector<OptionDoc> Loading() { return {Pack(), Pubkey(), State(), StateDir()}; }
 
 std::vector<OptionDoc> Plus(std::vector<OptionDoc> a, const std::vector<OptionDoc>& b) {
@@ -149,12 +161,13 @@ cli::ProgramDoc Build() {
        "judge JSON lines of hook payloads on stdin",
        "Each line (optionally with \"id\") gets one JSON line: "
        "{\"id\",\"verdict\",\"status\",\"reasons\",\"rules\",\"messages\",\"hits\"}.",
-       Plus(Loading(), {Broker()})},
+       Plus(Loading(), {ImageCache(), Broker()})},
       {"hook", "HOST", ValueKind::kWord, kHosts,
        "answer one hook payload on stdin in the host's own protocol",
        "The command a host's hook settings run (see doberman-guard install).",
        Plus(Loading(),
-            {TurnAuth(),
+            {ImageCache(),
+             TurnAuth(),
              Broker(),
              {"--deadline-ms",
               "",
@@ -322,6 +335,8 @@ cli::ProgramDoc Build() {
       {"DOBERMAN_PUBKEY", "trusted public key files, ':'-separated, when --pubkey is not given"},
       {"DOBERMAN_STATE", "the rollback state file when --state is not given"},
       {"DOBERMAN_STATE_DIR", "session memory's directory when --state-dir is not given"},
+      {"DOBERMAN_IMAGE_CACHE",
+       "check and hook: the image cache when --image-cache is not given (off: none)"},
       {"DOBERMAN_DEADLINE_MS", "hook: the deadline when --deadline-ms is not given"},
       {"DOBERMAN_TURN_GATE",
        "off: prompt turns pass unjudged (the action path carries "
@@ -376,6 +391,7 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
     if (!ParseDeadline(e, &o->deadline_ms)) return false;
   }
+  bool image_cache_given = false;
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (o->mode == "mcp-proxy" && a == "--") {
@@ -404,6 +420,9 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
       if (!value(&o->state)) return false;
     } else if (a == "--state-dir") {
       if (!value(&o->state_dir)) return false;
+    } else if (a == "--image-cache") {
+      if (!value(&o->image_cache) || o->image_cache.empty()) return false;
+      image_cache_given = true;
     } else if (a == "--socket") {
       if (!value(&o->socket) || o->socket.empty()) return false;
     } else if (a == "--workers") {
@@ -474,6 +493,9 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (o->state.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE")) o->state = e;
   }
+  if (!image_cache_given && (o->mode == "check" || o->mode == "hook"))
+    o->image_cache = DefaultImageCache();
+  if (o->image_cache == "off") o->image_cache.clear();
   // The rollback record lives in the state directory unless a file was named.
   if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
   if (o->mode == "mcp-proxy" && !o->help) {

@@ -13,7 +13,7 @@ namespace doberman::guard {
 namespace {
 
 void LoadOne(const Options& o, const std::string& path, LoadedPack* lp, uint32_t fields) {
-  PackLoadResult r = LoadPackWithKeys(path, o.pubkeys, o.state, fields);
+  PackLoadResult r = LoadPackWithKeys(path, o.pubkeys, o.state, fields, o.image_cache);
   if (r.pack == nullptr) {
     lp->error = r.error;
     lp->status = r.status;

@@ -26,6 +26,8 @@ namespace doberman::guard {
 
 struct Options {
   std::string mode, host_name, pack, state, state_dir;
+  // --image-cache DIR ("off": none); check and hook default to DefaultImageCache().
+  std::string image_cache;
   // Further packs (--pack repeated): an organisation pack and a team pack, say, each verified with
   // the trusted keys and combined raise-only (the verdict is the maximum over every pack).
   std::vector<std::string> more_packs;
@@ -71,6 +73,12 @@ struct LoadedPack {
   ~LoadedPack() {
     doberman_scratch_free(scratch);
     if (owns_pack) doberman_pack_free(pack);
+  }
+  // For a process about to exit: the packs are not freed (the kernel takes their mappings back in
+  // one go at exit; unmapping them one by one first was a measurable part of a hook's time).
+  void LeaveToExit() {
+    owns_pack = false;
+    for (auto& p : more) p->LeaveToExit();
   }
 };
 

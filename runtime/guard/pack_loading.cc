@@ -19,8 +19,18 @@ std::vector<std::string> PublicKeysFromEnvironment() {
   return keys;
 }
 
+std::string DefaultImageCache() {
+  if (const char* e = std::getenv("DOBERMAN_IMAGE_CACHE")) return std::string(e) == "off" ? "" : e;
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/doberman/images";
+  const char* home = std::getenv("HOME");
+  if (home != nullptr && home[0] == '/') return std::string(home) + "/.cache/doberman/images";
+  return "";
+}
+
 PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
-                                const std::string& state, uint32_t fields) {
+                                const std::string& state, uint32_t fields,
+                                const std::string& image_cache) {
   PackLoadResult r;
   if (path.empty()) {
     r.status = "DOBERMAN_E_NO_PACK";
@@ -48,6 +58,7 @@ PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::
   options.trusted_key_count = keys.size();
   options.state_path = state.empty() ? nullptr : state.c_str();
   options.fields = fields;
+  options.image_cache_dir = image_cache.empty() ? nullptr : image_cache.c_str();
   const doberman_status s =
       doberman_pack_load_file(path.c_str(), &options, &r.pack, buf, sizeof buf);
   if (s != DOBERMAN_OK) {

@@ -22,8 +22,17 @@ struct PackLoadResult {
 std::vector<std::string> PublicKeysFromEnvironment();
 
 // `state`: the rollback record (empty: none). `fields`: doberman_load_options.fields (0: all).
+// `image_cache`: doberman_load_options.image_cache_dir (empty: none).
 PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::string>& pubkeys,
-                                const std::string& state, uint32_t fields);
+                                const std::string& state, uint32_t fields,
+                                const std::string& image_cache = "");
+
+// Where a one-shot process keeps database images when --image-cache is not given:
+// $DOBERMAN_IMAGE_CACHE ("off": none), else $XDG_CACHE_HOME/doberman/images ($HOME/.cache/... when
+// unset; the default pack refuses agents' writes there). Not in the state directory: that one
+// holds session memory only, and its promise is that nothing there reads as text from a call.
+// Empty: none.
+std::string DefaultImageCache();
 
 }  // namespace doberman::guard
 

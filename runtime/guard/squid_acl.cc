@@ -8,8 +8,8 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -133,8 +133,17 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
   if (lp.scratch == nullptr)
     std::fprintf(stderr, "doberman-guard squid-acl: %s (every request is refused)\n",
                  lp.error.c_str());
-  std::string line;
-  while (std::getline(std::cin, line)) {
+  // stdio, not std::cin: <iostream> would give every guard process the standard streams' static
+  // initialisation (the whole locale) before main, a one-shot hook's included.
+  char* raw = nullptr;
+  size_t raw_capacity = 0;
+  struct RawFree {
+    char** p;
+    ~RawFree() { std::free(*p); }
+  } raw_free{&raw};
+  for (ssize_t got; (got = ::getline(&raw, &raw_capacity, stdin)) >= 0;) {
+    std::string line(raw, static_cast<size_t>(got));
+    if (!line.empty() && line.back() == '\n') line.pop_back();
     if (!line.empty() && line.back() == '\r') line.pop_back();
     std::istringstream words(line);
     std::string channel;

@@ -6,7 +6,6 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 #include "envelope.h"
@@ -48,7 +47,8 @@ hs_error_t Deserialize(std::span<const uint8_t> blob, BlobJob& job) {
   return HS_SUCCESS;
 }
 
-void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers) {
+// From the blob; a database decoded from its blob has its image written to `images`.
+void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers, const ImageCache* images) {
   std::span<const uint8_t> blob = job.blob;
   if (fetch) {
     uint8_t* dest = buffers->read.Reserve(blob.size() + 1);
@@ -74,19 +74,49 @@ void Open(BlobJob& job, const BlobFetch& fetch, ThreadBuffers* buffers) {
     blob = raw;
   }
   job.error = Deserialize(blob, job);
+  if (job.error == HS_SUCCESS && images != nullptr)
+    images->Store(job.digest, job.db, job.memory.size());
 }
 
 // Opens the jobs in `which` and sizes `*scratch` (slot `slot`) for each database opened.
 void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const BlobFetch& fetch,
-             uint8_t slot, hs_scratch_t** scratch) {
+             const ImageCache* images, uint8_t slot, hs_scratch_t** scratch) {
   ThreadBuffers buffers;
   for (size_t i : which) {
     BlobJob& job = jobs[i];
-    Open(job, fetch, &buffers);
+    Open(job, fetch, &buffers, images);
     if (job.error != HS_SUCCESS) continue;
     job.error = hs_alloc_scratch(job.db, scratch);
     job.scratch_slot = slot;
   }
+}
+
+// Maps the images `images` has, sizing slot 0's scratch for each, on this thread: a mapping and
+// Hyperscan's checksum pass cost less than starting a thread. Returns the jobs still to open.
+std::vector<size_t> MapImages(std::span<BlobJob> jobs, const ImageCache* images,
+                              hs_scratch_t** scratch) {
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    BlobJob& job = jobs[i];
+    if (images != nullptr) {
+      job.image = images->Find(job.digest);
+      if (job.image.db() != nullptr) {
+        if (hs_alloc_scratch(job.image.db(), scratch) == HS_SUCCESS) {
+          job.db = job.image.db();
+          job.digest_ok = true;  // the image was found by the signed digest
+          job.error = HS_SUCCESS;
+          job.scratch_slot = 0;
+          continue;
+        }
+        // Hyperscan refused the image (its checksum, platform or alignment): drop it; the
+        // database is opened from its blob as if there had been none.
+        images->Remove(job.digest);
+        job.image = MappedImage();
+      }
+    }
+    rest.push_back(i);
+  }
+  return rest;
 }
 
 // The CPUs the helper may run on: those this process may use, except the one this thread is on.
@@ -106,34 +136,36 @@ struct HelperWork {
   std::span<BlobJob> jobs;
   const std::vector<size_t>* which;
   const BlobFetch* fetch;
+  const ImageCache* images;
   hs_scratch_t** scratch;
 };
 
 void* RunHelper(void* arg) {
   const auto* w = static_cast<const HelperWork*>(arg);
-  OpenAll(w->jobs, *w->which, *w->fetch, 1, w->scratch);
+  OpenAll(w->jobs, *w->which, *w->fetch, w->images, 1, w->scratch);
   return nullptr;
 }
 
 }  // namespace
 
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototypes* prototypes) {
+void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
+               ScratchPrototypes* prototypes) {
   *prototypes = {nullptr, nullptr};
+  const std::vector<size_t> rest = MapImages(jobs, images, &(*prototypes)[0]);
   // A job's work grows with the database's size: decoding and Hyperscan's copy and checksum pass
   // over every byte of it, hashing over the (smaller) stored blob.
   auto work_of = [&](size_t i) {
     return jobs[i].decoded_size != 0 ? jobs[i].decoded_size : jobs[i].blob.size();
   };
   size_t total = 0;
-  for (size_t i = 0; i < jobs.size(); ++i) total += work_of(i);
+  for (size_t i : rest) total += work_of(i);
   // Largest first, so that a thread's buffers are allocated once.
-  std::vector<size_t> order(jobs.size());
-  std::iota(order.begin(), order.end(), size_t{0});
+  std::vector<size_t> order = rest;
   std::sort(order.begin(), order.end(),
             [&](size_t a, size_t b) { return work_of(a) > work_of(b); });
   cpu_set_t helper_cpus;
-  if (jobs.size() < 2 || total < kParallelBytes || !OtherCpus(&helper_cpus)) {
-    OpenAll(jobs, order, fetch, 0, &(*prototypes)[0]);
+  if (order.size() < 2 || total < kParallelBytes || !OtherCpus(&helper_cpus)) {
+    OpenAll(jobs, order, fetch, images, 0, &(*prototypes)[0]);
     return;
   }
   std::vector<size_t> mine, theirs;
@@ -147,7 +179,7 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototype
       their_bytes += work_of(i);
     }
   }
-  HelperWork work{jobs, &theirs, &fetch, &(*prototypes)[1]};
+  HelperWork work{jobs, &theirs, &fetch, images, &(*prototypes)[1]};
   pthread_t helper;
   pthread_attr_t attr;
   bool started = false;
@@ -156,11 +188,11 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototype
               pthread_create(&helper, &attr, RunHelper, &work) == 0;
     pthread_attr_destroy(&attr);
   }
-  OpenAll(jobs, mine, fetch, 0, &(*prototypes)[0]);
+  OpenAll(jobs, mine, fetch, images, 0, &(*prototypes)[0]);
   if (started) {
     pthread_join(helper, nullptr);
   } else {
-    OpenAll(jobs, theirs, fetch, 0, &(*prototypes)[0]);  // no thread to be had: do it here
+    OpenAll(jobs, theirs, fetch, images, 0, &(*prototypes)[0]);  // no thread to be had: do it here
   }
 }
 

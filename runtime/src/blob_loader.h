@@ -12,6 +12,7 @@
 #include <functional>
 #include <span>
 
+#include "image_cache.h"
 #include "page_memory.h"
 
 namespace doberman::internal {
@@ -32,6 +33,9 @@ struct BlobJob {
   hs_error_t error = HS_INVALID;
   hs_database_t* db = nullptr;
   PageMemory memory;
+  // Set instead of `memory` when the database came from the image cache (its blob was never read:
+  // the image was found by the blob's signed digest). hs_alloc_scratch has checked its checksum.
+  MappedImage image;
   uint8_t scratch_slot = 0;  // the prototype scratch sized for `db`
 };
 
@@ -49,8 +53,10 @@ using BlobFetch = std::function<bool(uint64_t offset, uint64_t size, uint8_t* de
 // pages is never touched); `job.blob` then only gives the size. `fetch` must be safe to call from
 // two threads. Never throws: when a thread cannot be started the work is done on this one.
 // `prototypes` receives the scratch each thread allocated (null when it opened nothing); the
-// caller owns them, also on failure.
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, ScratchPrototypes* prototypes);
+// caller owns them, also on failure. With `images` (may be null), each database is first looked
+// up there and, when loaded from its blob instead, its image written there for the next process.
+void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
+               ScratchPrototypes* prototypes);
 
 }  // namespace doberman::internal
 

@@ -308,6 +308,19 @@ Scratch::~Scratch() {
 }
 
 doberman_status CloneHsScratch(Scratch& s) {
+  const Pack& pack = s.pack;
+  if (pack.adopt_prototypes && !pack.prototypes_adopted.exchange(true)) {
+    for (size_t slot = 0; slot < kScratchSlots; ++slot)
+      s.hs[slot] = pack.scratch_prototypes[slot].release();
+    return DOBERMAN_OK;
+  }
+  if (pack.prototypes_adopted.load()) {
+    for (const auto& db : pack.databases) {
+      if (hs_alloc_scratch(db->db, &s.hs[db->scratch_slot]) != HS_SUCCESS)
+        return DOBERMAN_E_NO_MEMORY;
+    }
+    return DOBERMAN_OK;
+  }
   for (size_t slot = 0; slot < kScratchSlots; ++slot) {
     const hs_scratch_t* prototype = s.pack.scratch_prototypes[slot].get();
     if (prototype == nullptr || s.hs[slot] != nullptr) continue;

@@ -212,7 +212,7 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
 // the groups that serve it.
 doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t> blobs,
                                      uint32_t wanted_scopes, const BlobFetch& fetch_blob,
-                                     Pack* pack, std::string* error) {
+                                     const ImageCache* images, Pack* pack, std::string* error) {
   pack->loaded_scopes = kAllScopes;
   if (!fp.databases()) return DOBERMAN_OK;
   std::span<const char* const> preferred = PreferredPlatforms();
@@ -333,7 +333,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   }
   ScratchPrototypes prototypes;
   static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);
-  OpenBlobs(jobs, fetch_blob, &prototypes);
+  OpenBlobs(jobs, fetch_blob, images, &prototypes);
   // Whatever happens below, every deserialized database and scratch ends up owned by the pack.
   for (size_t slot = 0; slot < kScratchSlots; ++slot) {
     pack->scratch_prototypes[slot].reset(prototypes[slot]);
@@ -342,6 +342,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     if (job_of[e] == SIZE_MAX) continue;
     entries[e]->db = jobs[job_of[e]].db;
     entries[e]->memory = std::move(jobs[job_of[e]].memory);
+    entries[e]->image = std::move(jobs[job_of[e]].image);
     entries[e]->scratch_slot = jobs[job_of[e]].scratch_slot;
   }
   for (size_t e = 0; e < entries.size(); ++e) {
@@ -456,7 +457,7 @@ doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::s
   }
   const fb::Pack* fp = fb::GetPack(parts.payload.data());
   if ((s = DecodeTables(*fp, &pack, error)) != DOBERMAN_OK) return s;
-  return DeserializeDatabases(*fp, parts.blobs, kAllScopes, nullptr, &pack, error);
+  return DeserializeDatabases(*fp, parts.blobs, kAllScopes, nullptr, nullptr, &pack, error);
 }
 
 doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& options,
@@ -494,10 +495,11 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
                 "pack expired at unix time " + std::to_string(pack->header.expires_unix), error);
   }
   if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
-  if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, options.fetch_blob, pack.get(),
-                                error)) != DOBERMAN_OK) {
+  if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, options.fetch_blob,
+                                options.images, pack.get(), error)) != DOBERMAN_OK) {
     return s;
   }
+  pack->adopt_prototypes = options.scopes != kAllScopes;
   if (options.state_path != nullptr) {
     s = CheckAndRecordRevision(options.state_path, pack->name, pack->header.revision, error);
     if (s != DOBERMAN_OK) return s;

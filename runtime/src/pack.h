@@ -6,6 +6,7 @@
 #include <hs/hs_runtime.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -50,8 +51,9 @@ struct PatternInfo {
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
 // serves, so a unit is scanned only with patterns that can apply to it.
 struct PackDatabase {
-  hs_database_t* db = nullptr;  // lives in `memory`
+  hs_database_t* db = nullptr;  // lives in `memory`, or in `image` (from the image cache)
   PageMemory memory;
+  MappedImage image;
   uint8_t scratch_slot = 0;           // which of Pack::scratch_prototypes was sized for it
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
@@ -89,7 +91,13 @@ struct Pack {
   // Bit per scope whose every database was loaded (LoadOptions::scopes).
   uint32_t loaded_scopes = 0;
   std::vector<std::unique_ptr<PackDatabase>> databases;
-  std::array<HsScratchPtr, kScratchSlots> scratch_prototypes;  // null: no database in that slot
+  // Null: no database in that slot, or taken (below).
+  mutable std::array<HsScratchPtr, kScratchSlots> scratch_prototypes;
+  // A handle loaded for one call's fields (a one-shot process) has one scratch: the first one
+  // created takes the prototypes instead of cloning them (a clone is a second zero-filled copy of
+  // every slot); any later one sizes its own from the databases.
+  bool adopt_prototypes = false;
+  mutable std::atomic<bool> prototypes_adopted{false};
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
   std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order
@@ -105,6 +113,8 @@ struct LoadOptions {
   // range of the blob area to `dest` (private memory) and returns false on failure. Only databases
   // this handle loads are fetched, each right before its digest is checked.
   BlobFetch fetch_blob;
+  // Deserialized databases from an earlier process (image_cache.h); null: decode every one.
+  const ImageCache* images = nullptr;
 };
 
 // The scopes a call's fields are scanned in (bit (1u << doberman_field) per field).

@@ -19,7 +19,7 @@ namespace {
 constexpr size_t kAlignment = 64;
 constexpr size_t kPopulateBytes = 64u << 10;  // below this, a few faults cost less than the call
 
-void Populate(uint8_t* data, size_t size) {
+void PopulatePages(uint8_t* data, size_t size) {
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<uintptr_t>(data);
   const uintptr_t first = (begin + page - 1) & ~(page - 1);
@@ -29,13 +29,17 @@ void Populate(uint8_t* data, size_t size) {
 
 }  // namespace
 
+void PopulateForWriting(uint8_t* data, size_t size) {
+  if (size >= kPopulateBytes) PopulatePages(data, size);
+}
+
 PageMemory::PageMemory(size_t size) {
   if (size == 0) return;
   const size_t rounded = (size + kAlignment - 1) & ~(kAlignment - 1);
   data_ = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded));
   if (data_ == nullptr) return;
   size_ = size;
-  if (size >= kPopulateBytes) Populate(data_, size);
+  PopulateForWriting(data_, size);
 }
 
 PageMemory::PageMemory(PageMemory&& other) noexcept

@@ -10,6 +10,10 @@
 
 namespace doberman::internal {
 
+// Populates the whole pages inside [data, data + size) for writing, in one system call, when the
+// range is large enough to be worth it (a read buffer about to be filled, say).
+void PopulateForWriting(uint8_t* data, size_t size);
+
 class PageMemory {
  public:
   PageMemory() = default;

@@ -34,6 +34,7 @@ def run(args, stdin, env=None):
     e.pop("DOBERMAN_PACK", None)
     e.pop("DOBERMAN_PUBKEY", None)
     e.pop("DOBERMAN_STATE", None)
+    e.pop("DOBERMAN_IMAGE_CACHE", None)
     if env:
         e.update(env)
     data = stdin if isinstance(stdin, str) else json.dumps(stdin)
@@ -147,6 +148,42 @@ class ClaudeCodeHook(unittest.TestCase):
         out = json.loads(r.stdout)["hookSpecificOutput"]
         self.assertEqual(out["permissionDecision"], "deny")
         self.assertIn("no pack configured", out["permissionDecisionReason"])
+
+    def test_image_cache_default_option_and_off(self):
+        d = tempfile.mkdtemp()
+        try:
+            call = pre_tool("Bash", {"command": "rm -rf /"})
+            # Default: $XDG_CACHE_HOME/doberman/images, created 0700, images 0600; the answer is the
+            # same on the call that writes the images and on the calls that map them.
+            env = {"XDG_CACHE_HOME": os.path.join(d, "xdg")}
+            for _ in range(3):
+                r = run(["hook", "claude-code", "--pack", PACK, "--pubkey", PUB], call, env=env)
+                self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
+            images = os.path.join(d, "xdg", "doberman", "images")
+            self.assertEqual(os.stat(images).st_mode & 0o777, 0o700)
+            names = os.listdir(images)
+            self.assertTrue(names and all(n.endswith(".img") for n in names), names)
+            for n in names:
+                self.assertEqual(os.stat(os.path.join(images, n)).st_mode & 0o777, 0o600)
+            # --image-cache names another directory; off (the option or the variable) writes none.
+            other = os.path.join(d, "other")
+            r = hook(call, extra=["--image-cache", other])
+            self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
+            self.assertTrue(os.listdir(other))
+            for args, extra_env in ((["--image-cache", "off"], {}), ([], {"DOBERMAN_IMAGE_CACHE": "off"})):
+                env = {"XDG_CACHE_HOME": os.path.join(d, "none"), **extra_env}
+                r = run(["hook", "claude-code", "--pack", PACK, "--pubkey", PUB, *args], call, env=env)
+                self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
+                self.assertFalse(os.path.exists(os.path.join(d, "none")))
+            # A cache directory others may write is ignored: the hook still answers from the pack.
+            shared = os.path.join(d, "shared")
+            os.mkdir(shared)
+            os.chmod(shared, 0o777)
+            r = hook(call, extra=["--image-cache", shared])
+            self.assertEqual(json.loads(r.stdout)["hookSpecificOutput"]["permissionDecision"], "deny")
+            self.assertEqual(os.listdir(shared), [])
+        finally:
+            shutil.rmtree(d)
 
     def test_bad_arguments_block(self):
         r = run(["hook", "claude-code", "--bogus"], "{}")

@@ -97,6 +97,13 @@ typedef struct doberman_load_options {
    * its call loads, hashes and deserializes only the databases those fields need; a call with any
    * other non-empty field then gets DOBERMAN_E_NOT_LOADED and at least AUTH. */
   uint32_t fields;
+  /* Appended in 0.3. A directory of deserialized databases ("images") shared by the processes of
+   * this user: a database is mapped from its image there, found by the signed digest of its stored
+   * bytes, instead of being decoded; one decoded from the pack has its image written there. Created
+   * 0700 when missing; ignored (every database decoded) when it or a parent is owned by another
+   * user or writable by group or others. Worth it for one-shot processes; NULL: no cache. The
+   * directory is trusted as the user's own files are (docs/architecture.md, "The image cache"). */
+  const char* image_cache_dir;
 } doberman_load_options;
 
 /* Loads and verifies a pack: envelope bounds and magic, Ed25519 signature over the header and rule
