@@ -276,7 +276,6 @@ void TakeHeapInOneGo() {
 // One payload, parsed before the pack is loaded so that only the databases it needs are read.
 int RunHook(const Options& o, const timespec& start) {
   deadline::Arm(o.host, o.deadline_ms);
-  TakeHeapInOneGo();
   bool too_large = false, failed = false;
   const PayloadBuffer text = ReadAll(STDIN_FILENO, &too_large, &failed);
   if (too_large || failed) {
@@ -325,6 +324,8 @@ int RunHttpProxyProgram(char** argv) {
 int main(int argc, char** argv) {
   timespec start{};
   clock_gettime(CLOCK_MONOTONIC, &start);
+  // Before anything allocates: the option table is the first thing on the heap.
+  if (argc >= 2 && std::strcmp(argv[1], "hook") == 0) TakeHeapInOneGo();
   Options o;
   if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
     std::fputs(Usage().c_str(), stdout);
