@@ -16,8 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -353,15 +351,15 @@ int RunDoctor(const InstallOptions& o) {
     report.Ok("settings: Doberman hooks on " + names + ", failing closed");
   }
   if (o.host == Host::kCodex) {
-    std::ifstream toml(ParentDir(path) + "/config.toml");
-    std::stringstream text;
-    text << toml.rdbuf();
+    std::string text, ignored;
+    bool exists = false;
+    ReadTextFile(ParentDir(path) + "/config.toml", &text, &exists, &ignored);
     int untrusted = 0;
     for (const auto& [key, hash] : CodexTrustEntries(path, settings)) {
       std::string header = "[hooks.state.";
       internal::AppendJsonString(key, &header);
       header += "]\ntrusted_hash = \"" + hash + "\"";
-      if (text.str().find(header) == std::string::npos) ++untrusted;
+      if (text.find(header) == std::string::npos) ++untrusted;
     }
     if (untrusted > 0) {
       report.Problem(std::to_string(untrusted) +

@@ -1,9 +1,10 @@
 // The broker's allowlist (egress_allowlist.h).
 #include "egress_allowlist.h"
 
+#include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <cstdlib>
 
 namespace doberman::guard {
 
@@ -28,26 +29,40 @@ bool Allowlist::Allows(const std::string& host, const std::string& port) const {
   return false;
 }
 
+std::vector<std::string> SplitWords(std::string_view line) {
+  std::vector<std::string> words;
+  size_t at = 0;
+  while (true) {
+    at = line.find_first_not_of(" \t\r\n\v\f", at);
+    if (at == std::string_view::npos) return words;
+    const size_t end = std::min(line.size(), line.find_first_of(" \t\r\n\v\f", at));
+    words.emplace_back(line.substr(at, end - at));
+    at = end;
+  }
+}
+
 bool ForEachWordLine(const std::string& path, const char* what,
                      const std::function<bool(int, const std::vector<std::string>&)>& fn,
                      std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
+  std::FILE* in = std::fopen(path.c_str(), "re");
+  if (in == nullptr) {
     *error = std::string("cannot read the ") + what + " " + path;
     return false;
   }
-  std::string line;
+  char* raw = nullptr;
+  size_t capacity = 0;
   int number = 0;
-  while (std::getline(in, line)) {
+  bool ok = true;
+  for (ssize_t got; ok && (got = ::getline(&raw, &capacity, in)) >= 0;) {
     ++number;
-    const size_t hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    std::istringstream stream(line);
-    std::vector<std::string> words;
-    for (std::string w; stream >> w;) words.push_back(w);
-    if (!words.empty() && !fn(number, words)) return false;
+    std::string_view line(raw, static_cast<size_t>(got));
+    line = line.substr(0, line.find('#'));
+    const std::vector<std::string> words = SplitWords(line);
+    ok = words.empty() || fn(number, words);
   }
-  return true;
+  std::free(raw);
+  std::fclose(in);
+  return ok;
 }
 
 bool ReadAllowlist(const std::string& path, Allowlist* out, std::string* error) {

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace doberman::guard {
@@ -20,6 +21,9 @@ struct Allowlist {
   std::vector<std::string> suffixes;  // ".domain" from "*.domain"
   bool Allows(const std::string& host, const std::string& port) const;
 };
+
+// The words of `line`, split on white space.
+std::vector<std::string> SplitWords(std::string_view line);
 
 // Reads a small configuration file of words: `#` starts a comment, blank lines are skipped, and
 // `fn` gets each other line's number and words. A false from `fn` stops the reading with the

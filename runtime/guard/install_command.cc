@@ -13,8 +13,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 #include "doberman/doberman.h"
 #include "pack_loading.h"
@@ -45,7 +43,9 @@ bool MakeDirs(const std::string& dir, std::string* error) {
   return true;
 }
 
-bool ReadFile(const std::string& path, std::string* text, bool* exists, std::string* error) {
+}  // namespace
+
+bool ReadTextFile(const std::string& path, std::string* text, bool* exists, std::string* error) {
   *exists = false;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
@@ -71,6 +71,8 @@ bool ReadFile(const std::string& path, std::string* text, bool* exists, std::str
   }
   return true;
 }
+
+namespace {
 
 // Writes `text` to `path` through a temporary file and rename(2): a crash leaves the old file or
 // the new one, never half of one. Keeps an existing file's mode; new files are 0600.
@@ -157,10 +159,13 @@ std::string WithTrust(const std::string& toml,
     internal::AppendJsonString(key, &h);
     headers.push_back(h + "]");
   }
-  std::istringstream in(toml);
-  std::string line, out;
+  std::string out;
   bool skipping = false;
-  while (std::getline(in, line)) {
+  for (size_t at = 0; at < toml.size();) {
+    size_t end = toml.find('\n', at);
+    if (end == std::string::npos) end = toml.size();
+    const std::string line = toml.substr(at, end - at);
+    at = end + 1;
     std::string trimmed = line;
     trimmed.erase(0, trimmed.find_first_not_of(" \t"));
     if (!trimmed.empty() && trimmed[0] == '[') {
@@ -180,7 +185,7 @@ bool Prepare(const InstallOptions& o, std::string* path, JsonValue* settings, st
              bool* exists) {
   *path = ResolveSettingsPath(o);
   std::string error;
-  if (!ReadFile(*path, before, exists, &error)) {
+  if (!ReadTextFile(*path, before, exists, &error)) {
     std::fprintf(stderr, "doberman-guard: %s\n", error.c_str());
     return false;
   }
@@ -229,7 +234,7 @@ std::string ParentDir(const std::string& path) {
 
 bool ReadSettings(const std::string& path, JsonValue* out, bool* exists, std::string* error) {
   std::string text;
-  return ReadFile(path, &text, exists, error) && ParseSettings(path, text, out, error);
+  return ReadTextFile(path, &text, exists, error) && ParseSettings(path, text, out, error);
 }
 
 bool ParseSettings(const std::string& path, const std::string& text, JsonValue* out,
@@ -347,7 +352,7 @@ int RunInstall(const InstallOptions& o) {
   const std::string config = ParentDir(path) + "/config.toml";
   std::string toml;
   bool toml_exists = false;
-  if (!ReadFile(config, &toml, &toml_exists, &error)) {
+  if (!ReadTextFile(config, &toml, &toml_exists, &error)) {
     std::fprintf(stderr, "doberman-guard: %s\n", error.c_str());
     return 1;
   }

@@ -41,6 +41,10 @@ bool ParseSettings(const std::string& path, const std::string& text, internal::J
 // The directory part of `path` ("." without one, "/" for the root).
 std::string ParentDir(const std::string& path);
 
+// Reads a regular file of at most 16 MiB (symbolic links not followed). A missing file is not an
+// error: `*exists` says whether there was one.
+bool ReadTextFile(const std::string& path, std::string* text, bool* exists, std::string* error);
+
 // Codex's trust hash of one handler (codex-rs/hooks discovery: sha256 over the compact, key-sorted
 // JSON of the event label, matcher and normalized handler), "sha256:<hex>".
 std::string CodexTrustHash(const std::string& event, bool matcher, const std::string& command,

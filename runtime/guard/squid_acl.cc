@@ -9,8 +9,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,12 +143,10 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
     std::string line(raw, static_cast<size_t>(got));
     if (!line.empty() && line.back() == '\n') line.pop_back();
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    std::istringstream words(line);
-    std::string channel;
-    std::vector<std::string> fields;
-    words >> channel;
-    for (std::string w; words >> w;) fields.push_back(w);
-    if (channel.empty()) continue;
+    std::vector<std::string> fields = SplitWords(line);
+    if (fields.empty()) continue;
+    std::string channel = fields.front();
+    fields.erase(fields.begin());
     const bool numbered = channel.find_first_not_of("0123456789") == std::string::npos;
     if (!numbered) {  // no concurrency: the whole line is the request
       fields.insert(fields.begin(), channel);

@@ -34,32 +34,35 @@ enum class RangeKind : uint8_t {
   kText,     // fixed replacement text
 };
 
+// No pointers: the table is plain read-only data (a string_view member made every entry a
+// relocation, so its pages were written by each process at start-up).
 struct FoldRange {
   char32_t first;
   char32_t last;
   RangeKind kind;
-  int32_t delta;          // kOffset only
-  std::string_view text;  // kText only; at most 4 bytes
+  uint8_t text_size;   // kText only
+  char text_bytes[4];  // kText only: the replacement, at most 4 bytes
+  int32_t delta;       // kOffset only
 };
 
 constexpr FoldRange Drop(char32_t first, char32_t last) {
-  return {first, last, RangeKind::kDrop, 0, {}};
+  return {first, last, RangeKind::kDrop, 0, {}, 0};
 }
 constexpr FoldRange Blank(char32_t first, char32_t last) {
-  return {first, last, RangeKind::kBlank, 0, {}};
+  return {first, last, RangeKind::kBlank, 0, {}, 0};
 }
 constexpr FoldRange Offset(char32_t first, char32_t last, char32_t first_target) {
-  return {first,
-          last,
-          RangeKind::kOffset,
-          static_cast<int32_t>(first_target) - static_cast<int32_t>(first),
-          {}};
+  return {first, last, RangeKind::kOffset,
+          0,     {},   static_cast<int32_t>(first_target) - static_cast<int32_t>(first)};
 }
 constexpr FoldRange AltCase(char32_t first, char32_t last) {
-  return {first, last, RangeKind::kAltCase, 0, {}};
+  return {first, last, RangeKind::kAltCase, 0, {}, 0};
 }
+// A replacement longer than 4 bytes is cut here and refused by TableIsValid (its size says so).
 constexpr FoldRange Text(char32_t first, char32_t last, std::string_view text) {
-  return {first, last, RangeKind::kText, 0, text};
+  FoldRange r{first, last, RangeKind::kText, static_cast<uint8_t>(text.size()), {}, 0};
+  for (size_t i = 0; i < text.size() && i < sizeof r.text_bytes; ++i) r.text_bytes[i] = text[i];
+  return r;
 }
 constexpr FoldRange Text(char32_t cp, std::string_view text) { return Text(cp, cp, text); }
 
@@ -70,7 +73,7 @@ constexpr FoldRange kFoldRanges[] = {
 constexpr bool RangesAreSortedAndDisjoint() {
   for (size_t i = 0; i < std::size(kFoldRanges); ++i) {
     const FoldRange& r = kFoldRanges[i];
-    if (r.first > r.last || r.first < 0x80 || r.text.size() > 4) return false;
+    if (r.first > r.last || r.first < 0x80 || r.text_size > sizeof r.text_bytes) return false;
     if (i > 0 && kFoldRanges[i - 1].last >= r.first) return false;
   }
   return true;
@@ -131,8 +134,8 @@ Folded FoldCodePoint(char32_t cp) {
     case RangeKind::kText: {
       Folded f;
       f.action = FoldAction::kReplace;
-      f.size = static_cast<uint8_t>(r->text.size());
-      std::copy(r->text.begin(), r->text.end(), f.bytes);
+      f.size = r->text_size;
+      std::copy(r->text_bytes, r->text_bytes + r->text_size, f.bytes);
       return f;
     }
   }

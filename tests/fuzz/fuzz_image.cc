@@ -48,7 +48,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint8_t digest[kDigestBytes] = {};
   if (size >= kDigestAt + kDigestBytes) std::memcpy(digest, data + kDigestAt, kDigestBytes);
   uint64_t image_size = 0;
-  const bool valid = doberman::internal::ImageHeaderIsValid({data, size}, digest, size, &image_size);
+  const bool valid =
+      doberman::internal::ImageHeaderIsValid({data, size}, digest, size, &image_size);
   if (valid && doberman::internal::kImageOffset + image_size != size) __builtin_trap();
 
   if (Directory() == nullptr) return 0;
