@@ -212,6 +212,38 @@ extern "C" void OnDeadline(int) {
   _exit(2);
 }
 
+// A hook that dies on a signal answers nothing, and the hosts read a killed hook as a non-blocking
+// error: the call would go ahead. So a crash (a fault, an abort from an uncaught exception) answers
+// the same refusal as a deadline, from a handler that only writes prepared bytes and exits, on its
+// own stack (a stack overflow faults on the thread's stack). After the real answer is out it only
+// exits 2, which every supported host reads as a refusal.
+volatile sig_atomic_t g_answered = 0;
+std::string g_crash_out, g_crash_err;
+
+extern "C" void OnCrash(int) {
+  if (g_answered == 0 && !g_crash_out.empty())
+    (void)!::write(STDOUT_FILENO, g_crash_out.data(), g_crash_out.size());
+  if (!g_crash_err.empty()) (void)!::write(STDERR_FILENO, g_crash_err.data(), g_crash_err.size());
+  _exit(2);
+}
+
+void ArmCrash(Host host) {
+  const HookAnswer refusal = doberman::guard::RefuseUnreadable(
+      host, "the guard stopped on an internal error; the call is refused (fail closed)");
+  g_crash_out = refusal.out;
+  g_crash_err = refusal.err;
+  static char alternate_stack[64 << 10];
+  stack_t ss{};
+  ss.ss_sp = alternate_stack;
+  ss.ss_size = sizeof alternate_stack;
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_handler = OnCrash;
+  sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
 void Arm(Host host, long ms) {
   const HookAnswer refusal = doberman::guard::RefuseUnreadable(
       host, "the guard did not finish within its deadline of " + std::to_string(ms) +
@@ -222,6 +254,7 @@ void Arm(Host host, long ms) {
   sa.sa_handler = OnDeadline;
   sigemptyset(&sa.sa_mask);
   ::sigaction(SIGALRM, &sa, nullptr);
+  ArmCrash(host);
   itimerval t{};
   t.it_value.tv_sec = ms / 1000;
   t.it_value.tv_usec = (ms % 1000) * 1000;
@@ -242,6 +275,7 @@ int Emit(const HookAnswer& a) {
   if (!a.out.empty()) std::fwrite(a.out.data(), 1, a.out.size(), stdout);
   if (!a.err.empty()) std::fwrite(a.err.data(), 1, a.err.size(), stderr);
   std::fflush(stdout);
+  deadline::g_answered = 1;
   return a.exit_code;
 }
 

@@ -185,6 +185,32 @@ class ClaudeCodeHook(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_a_crash_refuses(self):
+        # A hook killed by a signal would answer nothing, which hosts read as a non-blocking error.
+        # The guard is made to fault (SIGSEGV, SIGBUS, an abort) while it waits for its payload.
+        import signal
+        import time
+        for sig in (signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT):
+            # Claude Code's refusal is exit 2 with the reason on stderr; Cursor's also a deny on stdout.
+            for host, check in (("claude-code", lambda out: out == b""),
+                                ("cursor", lambda out: json.loads(out)["permission"] == "deny")):
+                p = subprocess.Popen([GUARD, "hook", host, "--pack", PACK, "--pubkey", PUB],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                # Wait until the handlers are installed (SigCgt in /proc), then fault it.
+                deadline = time.time() + 10
+                while time.time() < deadline:
+                    with open("/proc/%d/status" % p.pid) as f:
+                        caught = [l for l in f if l.startswith("SigCgt:")][0].split()[1]
+                    if int(caught, 16) & (1 << (sig - 1)):
+                        break
+                    time.sleep(0.01)
+                p.send_signal(sig)
+                out, err = p.communicate(timeout=10)
+                self.assertEqual(p.returncode, 2, (sig, host, err))
+                self.assertTrue(check(out), (sig, host, out))
+                self.assertIn(b"Doberman BLOCK", err)
+                self.assertIn(b"internal error", err)
+
     def test_bad_arguments_block(self):
         r = run(["hook", "claude-code", "--bogus"], "{}")
         self.assertEqual(r.returncode, 2)
