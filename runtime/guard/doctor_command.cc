@@ -69,7 +69,7 @@ std::vector<Found> OursOn(Host host, const JsonValue& settings, const char* even
 
 // The guard's invocation inside a hook command: its path and the options that matter here.
 struct Invocation {
-  std::string guard, pack, state_dir;
+  std::string guard, pack, state_dir, image_cache;
   std::vector<std::string> pubkeys;
   bool thin_client = false;  // doberman-hook: pack and key come from the environment
 };
@@ -94,12 +94,15 @@ Invocation ParseInvocation(const std::string& command) {
     if (w == "--pack") inv.pack = words[++i];
     if (w == "--pubkey") inv.pubkeys.push_back(words[++i]);
     if (w == "--state-dir") inv.state_dir = words[++i];
+    if (w == "--image-cache") inv.image_cache = words[++i];
   }
   if (inv.pack.empty() && std::getenv("DOBERMAN_PACK") != nullptr)
     inv.pack = std::getenv("DOBERMAN_PACK");
   if (inv.pubkeys.empty()) inv.pubkeys = PublicKeysFromEnvironment();
   if (inv.state_dir.empty() && std::getenv("DOBERMAN_STATE_DIR") != nullptr)
     inv.state_dir = std::getenv("DOBERMAN_STATE_DIR");
+  if (inv.image_cache.empty()) inv.image_cache = DefaultImageCache();
+  if (inv.image_cache == "off") inv.image_cache.clear();
   return inv;
 }
 
@@ -412,6 +415,10 @@ int RunDoctor(const InstallOptions& o) {
     CheckReach(&report, pack, scratch, "Codex config", ParentDir(path) + "/config.toml", false);
   if (!inv.state_dir.empty())
     CheckReach(&report, pack, scratch, "state directory", inv.state_dir + "/ledger", true);
+  // A one-shot hook maps the databases it finds there: whoever can write an image can change what
+  // is matched.
+  if (!inv.image_cache.empty())
+    CheckReach(&report, pack, scratch, "image cache", inv.image_cache + "/0.img", true);
   doberman_scratch_free(scratch);
   doberman_pack_free(pack);
   CheckService(inv, &report);
