@@ -99,7 +99,10 @@ std::vector<size_t> MapImages(std::span<BlobJob> jobs, const ImageCache* images,
   for (size_t i = 0; i < jobs.size(); ++i) {
     BlobJob& job = jobs[i];
     if (images != nullptr) {
-      job.image = images->Find(job.digest);
+      // The serialized size the signed tables give (the stored size for an uncompressed blob);
+      // deserializing adds Hyperscan's header and alignment padding, well under a page.
+      const uint64_t serialized = job.decoded_size != 0 ? job.decoded_size : job.blob.size();
+      job.image = images->Find(job.digest, serialized + 4096);
       if (job.image.db() != nullptr) {
         if (hs_alloc_scratch(job.image.db(), scratch) == HS_SUCCESS) {
           job.db = job.image.db();

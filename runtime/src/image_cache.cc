@@ -195,7 +195,7 @@ ImageCache::~ImageCache() {
   if (dir_fd_ >= 0) ::close(dir_fd_);
 }
 
-MappedImage ImageCache::Find(std::span<const uint8_t> digest) const {
+MappedImage ImageCache::Find(std::span<const uint8_t> digest, uint64_t max_size) const {
   if (dir_fd_ < 0 || digest.size() != kDigestBytes) return {};
   const std::string name = FileName(digest);
   const int fd =
@@ -207,7 +207,8 @@ MappedImage ImageCache::Find(std::span<const uint8_t> digest) const {
   void* base = MAP_FAILED;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && Trusted(st) &&
       ::pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
-      ImageHeaderIsValid(header, digest, static_cast<uint64_t>(st.st_size), &image_size)) {
+      ImageHeaderIsValid(header, digest, static_cast<uint64_t>(st.st_size), &image_size) &&
+      image_size <= max_size) {
     // Populated in one call: the checksum pass in hs_alloc_scratch reads every page anyway.
     base = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE,
                   fd, 0);

@@ -54,8 +54,10 @@ class ImageCache {
   bool enabled() const { return dir_fd_ >= 0; }
 
   // The image made from the stored database whose BLAKE2b-256 digest is `digest` (32 bytes), or an
-  // empty MappedImage. Thread-safe.
-  MappedImage Find(std::span<const uint8_t> digest) const;
+  // empty MappedImage. `max_size` bounds the image by what the signed tables say the database
+  // holds (its serialized size, which the deserialized form exceeds only by Hyperscan's header
+  // padding), so an image cannot make the process map more than the pack justifies. Thread-safe.
+  MappedImage Find(std::span<const uint8_t> digest, uint64_t max_size) const;
 
   // Writes `db` (a deserialized database of `size` bytes, 64-byte aligned) as the image for
   // `digest`: a temporary file, then a rename, so readers see a whole image or none. Best effort

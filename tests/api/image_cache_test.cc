@@ -180,6 +180,20 @@ TEST_F(ImageCacheTest, BadHeadersAndForeignImagesAreMisses) {
   EXPECT_EQ(Mapped(*Load(&cache)), pack->databases.size());
 }
 
+TEST_F(ImageCacheTest, AnImageLargerThanTheTablesAllowIsAMiss) {
+  ImageCache cache(dir_);
+  Load(&cache);
+  const std::vector<fs::path> images = Images();
+  ASSERT_FALSE(images.empty());
+  const std::string hex = images[0].stem().string();
+  ASSERT_EQ(hex.size(), 64u);
+  uint8_t digest[32];
+  for (size_t i = 0; i < 32; ++i) digest[i] = std::stoi(hex.substr(2 * i, 2), nullptr, 16);
+  const uint64_t image = fs::file_size(images[0]) - kImageOffset;
+  EXPECT_NE(cache.Find(digest, image).db(), nullptr);
+  EXPECT_EQ(cache.Find(digest, image - 1).db(), nullptr);
+}
+
 TEST_F(ImageCacheTest, LooseModesAndLinksAreNotTrusted) {
   {
     ImageCache cache(dir_);

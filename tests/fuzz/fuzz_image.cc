@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool written = ::write(fd, data, size) == static_cast<ssize_t>(size);
   ::close(fd);
   if (written) {
-    const doberman::internal::MappedImage image = cache.Find(digest);
+    const doberman::internal::MappedImage image = cache.Find(digest, size);
     // Found only when the header and the file agree: the header check above must have passed.
     if (image.db() != nullptr && !valid) __builtin_trap();
   }
