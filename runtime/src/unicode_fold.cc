@@ -58,7 +58,8 @@ constexpr FoldRange Offset(char32_t first, char32_t last, char32_t first_target)
 constexpr FoldRange AltCase(char32_t first, char32_t last) {
   return {first, last, RangeKind::kAltCase, 0, {}, 0};
 }
-// A replacement longer than 4 bytes is cut here and refused by TableIsValid (its size says so).
+// A replacement longer than 4 bytes is cut here and refused by RangesAreSortedAndDisjoint (its
+// size says so).
 constexpr FoldRange Text(char32_t first, char32_t last, std::string_view text) {
   FoldRange r{first, last, RangeKind::kText, static_cast<uint8_t>(text.size()), {}, 0};
   for (size_t i = 0; i < text.size() && i < sizeof r.text_bytes; ++i) r.text_bytes[i] = text[i];
