@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sodium.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,8 +25,15 @@ constexpr char kMagic[8] = {'D', 'O', 'B', 'H', 'S', 'I', 'M', 'G'};
 constexpr uint32_t kFormat = 1;
 constexpr size_t kDigestBytes = 32;
 constexpr size_t kVersionBytes = 64;
-// magic, format, reserved, image size, digest, Hyperscan version.
-constexpr size_t kHeaderBytes = 8 + 4 + 4 + 8 + kDigestBytes + kVersionBytes;
+// The header's fields, where the writer puts them and the reader looks: magic, format, a reserved
+// zero, the image's size, the digest it was made for, Hyperscan's version string.
+constexpr size_t kFormatAt = sizeof kMagic;
+constexpr size_t kReservedAt = kFormatAt + 4;
+constexpr size_t kSizeAt = kReservedAt + 4;
+constexpr size_t kDigestAt = kSizeAt + 8;
+constexpr size_t kVersionAt = kDigestAt + kDigestBytes;
+constexpr size_t kHeaderBytes = kVersionAt + kVersionBytes;
+static_assert(kHeaderBytes <= kImageOffset);
 // Larger than any database a pack may hold (the envelope bounds stored bytes; LZ4 expands them at
 // most 255-fold, but Hyperscan's own images of our packs are a few megabytes).
 constexpr uint64_t kMaxImageBytes = 1ull << 30;
@@ -62,17 +70,6 @@ bool MakeDirectories(const std::string& directory) {
     if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return false;
   }
   return true;
-}
-
-std::string FileName(std::span<const uint8_t> digest) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string name;
-  name.reserve(digest.size() * 2 + 4);
-  for (uint8_t b : digest) {
-    name.push_back(kHex[b >> 4]);
-    name.push_back(kHex[b & 15]);
-  }
-  return name + kSuffix;
 }
 
 void VersionField(char out[kVersionBytes]) {
@@ -137,6 +134,13 @@ void Evict(int dir_fd, size_t keep) {
 
 }  // namespace
 
+std::string ImageFileName(std::span<const uint8_t> digest) {
+  char hex[2 * kDigestBytes + 1];
+  if (digest.size() != kDigestBytes) return {};
+  sodium_bin2hex(hex, sizeof hex, digest.data(), digest.size());
+  return std::string(hex) + kSuffix;
+}
+
 MappedImage::MappedImage(MappedImage&& other) noexcept
     : base_(std::exchange(other.base_, nullptr)),
       length_(std::exchange(other.length_, 0)),
@@ -165,16 +169,16 @@ bool ImageHeaderIsValid(std::span<const uint8_t> header, std::span<const uint8_t
                         uint64_t file_size, uint64_t* image_size) {
   if (header.size() < kHeaderBytes || digest.size() != kDigestBytes) return false;
   const uint8_t* p = header.data();
-  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || LoadU32(p + 8) != kFormat ||
-      LoadU32(p + 12) != 0)
+  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || LoadU32(p + kFormatAt) != kFormat ||
+      LoadU32(p + kReservedAt) != 0)
     return false;
-  const uint64_t size = LoadU64(p + 16);
+  const uint64_t size = LoadU64(p + kSizeAt);
   if (size < sizeof(uint64_t) || size > kMaxImageBytes || file_size != kImageOffset + size)
     return false;
-  if (std::memcmp(p + 24, digest.data(), kDigestBytes) != 0) return false;
+  if (std::memcmp(p + kDigestAt, digest.data(), kDigestBytes) != 0) return false;
   char version[kVersionBytes];
   VersionField(version);
-  if (std::memcmp(p + 24 + kDigestBytes, version, kVersionBytes) != 0) return false;
+  if (std::memcmp(p + kVersionAt, version, kVersionBytes) != 0) return false;
   *image_size = size;
   return true;
 }
@@ -197,7 +201,7 @@ ImageCache::~ImageCache() {
 
 MappedImage ImageCache::Find(std::span<const uint8_t> digest, uint64_t max_size) const {
   if (dir_fd_ < 0 || digest.size() != kDigestBytes) return {};
-  const std::string name = FileName(digest);
+  const std::string name = ImageFileName(digest);
   const int fd =
       ::openat(dir_fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return {};
@@ -232,21 +236,21 @@ void ImageCache::Store(std::span<const uint8_t> digest, const hs_database_t* db,
     return;
   uint8_t header[kImageOffset] = {};
   std::memcpy(header, kMagic, sizeof kMagic);
-  std::memcpy(header + 8, &kFormat, sizeof kFormat);
+  std::memcpy(header + kFormatAt, &kFormat, sizeof kFormat);
   const uint64_t image_size = size;
-  std::memcpy(header + 16, &image_size, sizeof image_size);
-  std::memcpy(header + 24, digest.data(), kDigestBytes);
-  VersionField(reinterpret_cast<char*>(header + 24 + kDigestBytes));
+  std::memcpy(header + kSizeAt, &image_size, sizeof image_size);
+  std::memcpy(header + kDigestAt, digest.data(), kDigestBytes);
+  VersionField(reinterpret_cast<char*>(header + kVersionAt));
+  const std::string name = ImageFileName(digest);
   static std::atomic<unsigned> counter{0};
   const std::string temporary = ".tmp-" + std::to_string(::getpid()) + "-" +
-                                std::to_string(counter.fetch_add(1)) + "-" + FileName(digest);
+                                std::to_string(counter.fetch_add(1)) + "-" + name;
   const int fd = ::openat(dir_fd_, temporary.c_str(),
                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) return;
   const bool written = WriteAll(fd, header, sizeof header) && WriteAll(fd, db, size);
   const bool closed = ::close(fd) == 0;
-  if (!written || !closed ||
-      ::renameat(dir_fd_, temporary.c_str(), dir_fd_, FileName(digest).c_str()) != 0) {
+  if (!written || !closed || ::renameat(dir_fd_, temporary.c_str(), dir_fd_, name.c_str()) != 0) {
     ::unlinkat(dir_fd_, temporary.c_str(), 0);
     return;
   }
@@ -255,7 +259,7 @@ void ImageCache::Store(std::span<const uint8_t> digest, const hs_database_t* db,
 
 void ImageCache::Remove(std::span<const uint8_t> digest) const {
   if (dir_fd_ >= 0 && digest.size() == kDigestBytes)
-    ::unlinkat(dir_fd_, FileName(digest).c_str(), 0);
+    ::unlinkat(dir_fd_, ImageFileName(digest).c_str(), 0);
 }
 
 }  // namespace doberman::internal

@@ -77,6 +77,8 @@ class ImageCache {
 // The image itself starts kImageOffset bytes into the file (a page boundary, so the mapping keeps
 // the 64-byte alignment Hyperscan's bytecode was placed at).
 constexpr size_t kImageOffset = 4096;
+// The image file's name for `digest` (32 bytes): its hex and ".img"; empty for another size.
+std::string ImageFileName(std::span<const uint8_t> digest);
 bool ImageHeaderIsValid(std::span<const uint8_t> header, std::span<const uint8_t> digest,
                         uint64_t file_size, uint64_t* image_size);
 

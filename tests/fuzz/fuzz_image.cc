@@ -55,13 +55,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (Directory() == nullptr) return 0;
   static const ImageCache cache(Directory());
   if (!cache.enabled()) return 0;
-  static const char kHex[] = "0123456789abcdef";
-  std::string name = std::string(Directory()) + "/";
-  for (uint8_t b : digest) {
-    name.push_back(kHex[b >> 4]);
-    name.push_back(kHex[b & 15]);
-  }
-  name += ".img";
+  const std::string name =
+      std::string(Directory()) + "/" + doberman::internal::ImageFileName(digest);
   const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return 0;
   const bool written = ::write(fd, data, size) == static_cast<ssize_t>(size);
