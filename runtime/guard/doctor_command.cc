@@ -101,8 +101,7 @@ Invocation ParseInvocation(const std::string& command) {
   if (inv.pubkeys.empty()) inv.pubkeys = PublicKeysFromEnvironment();
   if (inv.state_dir.empty() && std::getenv("DOBERMAN_STATE_DIR") != nullptr)
     inv.state_dir = std::getenv("DOBERMAN_STATE_DIR");
-  if (inv.image_cache.empty()) inv.image_cache = DefaultImageCache();
-  if (inv.image_cache == "off") inv.image_cache.clear();
+  inv.image_cache = ResolveImageCache(inv.image_cache);
   return inv;
 }
 

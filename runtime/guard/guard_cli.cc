@@ -391,7 +391,6 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (const char* e = std::getenv("DOBERMAN_DEADLINE_MS"); e != nullptr && *e != '\0') {
     if (!ParseDeadline(e, &o->deadline_ms)) return false;
   }
-  bool image_cache_given = false;
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (o->mode == "mcp-proxy" && a == "--") {
@@ -422,7 +421,6 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
       if (!value(&o->state_dir)) return false;
     } else if (a == "--image-cache") {
       if (!value(&o->image_cache) || o->image_cache.empty()) return false;
-      image_cache_given = true;
     } else if (a == "--socket") {
       if (!value(&o->socket) || o->socket.empty()) return false;
     } else if (a == "--workers") {
@@ -493,9 +491,7 @@ bool ParseGuardArgs(int argc, char** argv, Options* o) {
   if (o->state.empty()) {
     if (const char* e = std::getenv("DOBERMAN_STATE")) o->state = e;
   }
-  if (!image_cache_given && (o->mode == "check" || o->mode == "hook"))
-    o->image_cache = DefaultImageCache();
-  if (o->image_cache == "off") o->image_cache.clear();
+  if (o->mode == "check" || o->mode == "hook") o->image_cache = ResolveImageCache(o->image_cache);
   // The rollback record lives in the state directory unless a file was named.
   if (o->state.empty() && !o->state_dir.empty()) o->state = o->state_dir + "/rollback.state";
   if (o->mode == "mcp-proxy" && !o->help) {

@@ -26,7 +26,7 @@ namespace doberman::guard {
 
 struct Options {
   std::string mode, host_name, pack, state, state_dir;
-  // --image-cache DIR ("off": none); check and hook default to DefaultImageCache().
+  // --image-cache DIR; for check and hook, ResolveImageCache's answer (empty: none).
   std::string image_cache;
   // Further packs (--pack repeated): an organisation pack and a team pack, say, each verified with
   // the trusted keys and combined raise-only (the verdict is the maximum over every pack).

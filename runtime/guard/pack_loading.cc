@@ -19,7 +19,8 @@ std::vector<std::string> PublicKeysFromEnvironment() {
   return keys;
 }
 
-std::string DefaultImageCache() {
+std::string ResolveImageCache(const std::string& given) {
+  if (!given.empty()) return given == "off" ? "" : given;
   if (const char* e = std::getenv("DOBERMAN_IMAGE_CACHE")) return std::string(e) == "off" ? "" : e;
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/doberman/images";

@@ -27,12 +27,12 @@ PackLoadResult LoadPackWithKeys(const std::string& path, const std::vector<std::
                                 const std::string& state, uint32_t fields,
                                 const std::string& image_cache = "");
 
-// Where a one-shot process keeps database images when --image-cache is not given:
-// $DOBERMAN_IMAGE_CACHE ("off": none), else $XDG_CACHE_HOME/doberman/images ($HOME/.cache/... when
-// unset; the default pack refuses agents' writes there). Not in the state directory: that one
-// holds session memory only, and its promise is that nothing there reads as text from a call.
-// Empty: none.
-std::string DefaultImageCache();
+// The image cache a one-shot process uses: `given` (--image-cache), else $DOBERMAN_IMAGE_CACHE,
+// else $XDG_CACHE_HOME/doberman/images ($HOME/.cache/... when unset; the default pack refuses
+// agents' writes there); "off" from either means none, returned as empty. Not in the state
+// directory: that one holds session memory only, and its promise is that nothing there reads as
+// text from a call.
+std::string ResolveImageCache(const std::string& given);
 
 }  // namespace doberman::guard
 
