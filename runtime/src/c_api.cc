@@ -142,22 +142,21 @@ doberman_status doberman_pack_load_file(const char* path, const doberman_load_op
     doberman::internal::EnvelopeHeader header;
     doberman::internal::EnvelopeParts parts;
     std::string ignored;
-    // The tables' pages are taken in one call before the read fills them (one page fault each was
-    // a measurable part of a hook process's time).
     if (ReadInto(fd, bytes.get(), 0, std::min<uint64_t>(size, doberman::internal::kHeaderSize)) &&
         doberman::internal::UNVERIFIED_PeekHeader(whole, &header, &parts, &ignored) ==
-            DOBERMAN_OK &&
-        (doberman::internal::PopulateForWriting(
-             bytes.get() + doberman::internal::kHeaderSize,
-             parts.payload.size() + doberman::internal::kSignatureSize),
-         true) &&
-        ReadInto(fd, bytes.get() + doberman::internal::kHeaderSize, doberman::internal::kHeaderSize,
-                 parts.payload.size() + doberman::internal::kSignatureSize)) {
-      const uint64_t blobs_at = static_cast<uint64_t>(parts.blobs.data() - bytes.get());
-      return LoadBytes(whole, options, out, error_buf, error_buf_size,
-                       [fd, blobs_at](uint64_t offset, uint64_t n, uint8_t* dest) {
-                         return ReadInto(fd, dest, blobs_at + offset, n);
-                       });
+            DOBERMAN_OK) {
+      uint8_t* tables = bytes.get() + doberman::internal::kHeaderSize;
+      const uint64_t tables_size = parts.payload.size() + doberman::internal::kSignatureSize;
+      // The tables' pages are taken in one call before the read fills them (a page fault each was a
+      // measurable part of a hook process's time).
+      doberman::internal::PopulateForWriting(tables, tables_size);
+      if (ReadInto(fd, tables, doberman::internal::kHeaderSize, tables_size)) {
+        const uint64_t blobs_at = static_cast<uint64_t>(parts.blobs.data() - bytes.get());
+        return LoadBytes(whole, options, out, error_buf, error_buf_size,
+                         [fd, blobs_at](uint64_t offset, uint64_t n, uint8_t* dest) {
+                           return ReadInto(fd, dest, blobs_at + offset, n);
+                         });
+      }
     }
     if (!ReadInto(fd, bytes.get(), 0, size)) {
       WriteError(error_buf, error_buf_size, std::string("cannot read pack ") + path);
