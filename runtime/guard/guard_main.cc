@@ -36,6 +36,9 @@
 #include "session_memory.h"
 #include "squid_acl.h"
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; older kernels refuse it and the pages fault in
+#endif
 namespace {
 
 using doberman::guard::DecideText;
@@ -204,13 +207,18 @@ int RunExplain(const LoadedPack& lp) {
 // is prepared before anything can hang (reading stdin, opening files, loading) and written from the
 // signal handler with write(2) and _exit(2) only.
 namespace deadline {
-std::string g_out, g_err;
+// The refusals the handlers write, prepared before they can run: a handler only calls write(2) and
+// _exit(2).
+HookAnswer g_deadline, g_crash;
 
-extern "C" void OnDeadline(int) {
-  if (!g_out.empty()) (void)!::write(STDOUT_FILENO, g_out.data(), g_out.size());
-  if (!g_err.empty()) (void)!::write(STDERR_FILENO, g_err.data(), g_err.size());
+[[noreturn]] void WritePreparedAndExit(const HookAnswer& refusal, bool with_stdout) {
+  if (with_stdout && !refusal.out.empty())
+    (void)!::write(STDOUT_FILENO, refusal.out.data(), refusal.out.size());
+  if (!refusal.err.empty()) (void)!::write(STDERR_FILENO, refusal.err.data(), refusal.err.size());
   _exit(2);
 }
+
+extern "C" void OnDeadline(int) { WritePreparedAndExit(g_deadline, true); }
 
 // A hook that dies on a signal answers nothing, and the hosts read a killed hook as a non-blocking
 // error: the call would go ahead. So a crash (a fault, an abort from an uncaught exception) answers
@@ -218,20 +226,12 @@ extern "C" void OnDeadline(int) {
 // own stack (a stack overflow faults on the thread's stack). After the real answer is out it only
 // exits 2, which every supported host reads as a refusal.
 volatile sig_atomic_t g_answered = 0;
-std::string g_crash_out, g_crash_err;
 
-extern "C" void OnCrash(int) {
-  if (g_answered == 0 && !g_crash_out.empty())
-    (void)!::write(STDOUT_FILENO, g_crash_out.data(), g_crash_out.size());
-  if (!g_crash_err.empty()) (void)!::write(STDERR_FILENO, g_crash_err.data(), g_crash_err.size());
-  _exit(2);
-}
+extern "C" void OnCrash(int) { WritePreparedAndExit(g_crash, g_answered == 0); }
 
 void ArmCrash(Host host) {
-  const HookAnswer refusal = doberman::guard::RefuseUnreadable(
+  g_crash = doberman::guard::RefuseUnreadable(
       host, "the guard stopped on an internal error; the call is refused (fail closed)");
-  g_crash_out = refusal.out;
-  g_crash_err = refusal.err;
   static char alternate_stack[64 << 10];
   stack_t ss{};
   ss.ss_sp = alternate_stack;
@@ -245,11 +245,9 @@ void ArmCrash(Host host) {
 }
 
 void Arm(Host host, long ms) {
-  const HookAnswer refusal = doberman::guard::RefuseUnreadable(
+  g_deadline = doberman::guard::RefuseUnreadable(
       host, "the guard did not finish within its deadline of " + std::to_string(ms) +
                 " ms; the call is refused (fail closed)");
-  g_out = refusal.out;
-  g_err = refusal.err;
   struct sigaction sa {};
   sa.sa_handler = OnDeadline;
   sigemptyset(&sa.sa_mask);
@@ -303,7 +301,7 @@ void TakeHeapInOneGo() {
   const auto begin = (reinterpret_cast<uintptr_t>(block) + page - 1) & ~uintptr_t(page - 1);
   const auto end = reinterpret_cast<uintptr_t>(::sbrk(0)) & ~uintptr_t(page - 1);
   if (block != nullptr && end > begin)
-    ::madvise(reinterpret_cast<void*>(begin), end - begin, 23 /* MADV_POPULATE_WRITE */);
+    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
   std::free(block);
 }
 
