@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 
 namespace doberman::guard {
 
@@ -41,6 +40,13 @@ std::vector<std::string> SplitWords(std::string_view line) {
   }
 }
 
+bool LineReader::Next(std::string_view* line) {
+  const ssize_t got = ::getline(&buffer_, &capacity_, in_);
+  if (got < 0) return false;
+  *line = std::string_view(buffer_, static_cast<size_t>(got));
+  return true;
+}
+
 bool ForEachWordLine(const std::string& path, const char* what,
                      const std::function<bool(int, const std::vector<std::string>&)>& fn,
                      std::string* error) {
@@ -49,18 +55,14 @@ bool ForEachWordLine(const std::string& path, const char* what,
     *error = std::string("cannot read the ") + what + " " + path;
     return false;
   }
-  char* raw = nullptr;
-  size_t capacity = 0;
+  LineReader lines(in);
   int number = 0;
   bool ok = true;
-  for (ssize_t got; ok && (got = ::getline(&raw, &capacity, in)) >= 0;) {
+  for (std::string_view line; ok && lines.Next(&line);) {
     ++number;
-    std::string_view line(raw, static_cast<size_t>(got));
-    line = line.substr(0, line.find('#'));
-    const std::vector<std::string> words = SplitWords(line);
+    const std::vector<std::string> words = SplitWords(line.substr(0, line.find('#')));
     ok = words.empty() || fn(number, words);
   }
-  std::free(raw);
   std::fclose(in);
   return ok;
 }

@@ -4,6 +4,8 @@
 #ifndef DOBERMAN_GUARD_EGRESS_ALLOWLIST_H_
 #define DOBERMAN_GUARD_EGRESS_ALLOWLIST_H_
 
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,8 +24,25 @@ struct Allowlist {
   bool Allows(const std::string& host, const std::string& port) const;
 };
 
-// The words of `line`, split on white space.
+// The words of `line`, split on white space (a trailing CR or LF is white space too).
 std::vector<std::string> SplitWords(std::string_view line);
+
+// The lines of a stdio stream, read with getline(3) into one buffer reused from line to line.
+class LineReader {
+ public:
+  explicit LineReader(std::FILE* in) : in_(in) {}
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+  ~LineReader() { std::free(buffer_); }
+  // The next line, its newline included; false at the end of the stream or on an error. The view
+  // lasts until the next call.
+  bool Next(std::string_view* line);
+
+ private:
+  std::FILE* in_;
+  char* buffer_ = nullptr;
+  size_t capacity_ = 0;
+};
 
 // Reads a small configuration file of words: `#` starts a comment, blank lines are skipped, and
 // `fn` gets each other line's number and words. A false from `fn` stops the reading with the

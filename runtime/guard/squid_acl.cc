@@ -8,7 +8,6 @@
 
 #include <cctype>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,16 +132,8 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
                  lp.error.c_str());
   // stdio, not std::cin: <iostream> would give every guard process the standard streams' static
   // initialisation (the whole locale) before main, a one-shot hook's included.
-  char* raw = nullptr;
-  size_t raw_capacity = 0;
-  struct RawFree {
-    char** p;
-    ~RawFree() { std::free(*p); }
-  } raw_free{&raw};
-  for (ssize_t got; (got = ::getline(&raw, &raw_capacity, stdin)) >= 0;) {
-    std::string line(raw, static_cast<size_t>(got));
-    if (!line.empty() && line.back() == '\n') line.pop_back();
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  LineReader lines(stdin);
+  for (std::string_view line; lines.Next(&line);) {
     std::vector<std::string> fields = SplitWords(line);
     if (fields.empty()) continue;
     std::string channel = fields.front();
