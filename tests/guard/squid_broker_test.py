@@ -126,7 +126,15 @@ class RealSquid(unittest.TestCase):
                                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 time.sleep(0.2)
         else:
-            self.fail("squid did not start; see " + os.path.join(self.dir, "cache.log"))
+            self.fail("squid did not start; the end of its cache.log:\n" + self.cache_log_tail())
+
+    def cache_log_tail(self, lines=40):
+        """The end of Squid's own log, kept in the failure message (the directory is removed)."""
+        try:
+            with open(os.path.join(self.dir, "cache.log"), errors="replace") as f:
+                return "".join(f.readlines()[-lines:])
+        except OSError as e:
+            return "(no cache.log: %s)" % e
 
     def stop_squid(self):
         self.squid.terminate()
@@ -180,7 +188,12 @@ class RealSquid(unittest.TestCase):
         self.assertEqual(self.hits, [])
 
     def test_a_crashing_helper_refuses(self):
-        crash = os.path.join(self.dir, "crashing-helper")
+        # Outside self.dir: restart() removes that directory, and a helper that does not exist
+        # fails at Squid's start instead of on the request this test is about.
+        helper_dir = tempfile.mkdtemp(prefix="doberman-squid-helper-")
+        self.addCleanup(shutil.rmtree, helper_dir, True)
+        os.chmod(helper_dir, 0o755)
+        crash = os.path.join(helper_dir, "crashing-helper")
         with open(crash, "w") as f:
             f.write("#!/bin/sh\nread line\nkill -SEGV $$\n")
         os.chmod(crash, 0o755)
