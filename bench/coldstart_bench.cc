@@ -3,11 +3,12 @@
 //
 //   doberman-coldstart-bench SPEC.json [--runs N] [--warmup W] [--json OUT.json]
 //
-// SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...]},
-// ...] Commands are interleaved (run 1 of every command, then run 2, ...) so that background noise
-// on a shared machine falls on all of them alike. Each run is posix_spawn -> wait4, timed with
-// the monotonic clock; stdout and stderr go to /dev/null. Reports median, p10, p90, mean and min
-// per command, and the process's peak resident size (wait4).
+// SPEC.json: [{"name": "...", "stdin": "payload.json" or "", "argv": ["/path/prog", "arg", ...],
+// "env": {"NAME": "value"} (optional: set for this command only)}, ...] Commands are interleaved
+// (run 1 of every command, then run 2, ...) so that background noise on a shared machine falls on
+// all of them alike. Each run is posix_spawn -> wait4, timed with the monotonic clock; stdout and
+// stderr go to /dev/null. Reports median, p10, p90, mean and min per command, and the process's
+// peak resident size (wait4).
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_support.h"
@@ -30,6 +32,8 @@ namespace {
 struct Command {
   std::string name, stdin_path;
   std::vector<std::string> argv;
+  std::vector<std::string>
+      env;  // this process's environment with the spec's overrides; empty: inherit
   std::vector<double> ms;
   int bad_exits = 0;
   long max_rss_kib = 0;  // the largest peak resident size of any run (wait4's ru_maxrss)
@@ -54,9 +58,13 @@ bool RunOnce(Command& c) {
   std::vector<char*> argv;
   for (std::string& a : c.argv) argv.push_back(a.data());
   argv.push_back(nullptr);
+  std::vector<char*> envp;
+  for (std::string& e : c.env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
   const uint64_t t0 = NowNs();
-  int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  int rc =
+      posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), c.env.empty() ? environ : envp.data());
   int status = 0;
   rusage usage{};
   if (rc == 0) wait4(pid, &status, 0, &usage);
@@ -108,6 +116,18 @@ int Main(int argc, char** argv) {
     if (const std::string* s = item.FindString("stdin")) c.stdin_path = *s;
     if (const internal::JsonValue* a = item.Find("argv")) {
       for (const internal::JsonValue& w : a->items) c.argv.push_back(w.text);
+    }
+    if (const internal::JsonValue* e = item.Find("env"); e != nullptr && !e->members.empty()) {
+      // Overrides replace the inherited variable of the same name (built once, not per run: the
+      // timed spawn is the same as for any other command).
+      for (char** v = environ; *v != nullptr; ++v) {
+        std::string_view var(*v);
+        std::string_view name = var.substr(0, var.find('='));
+        bool overridden = false;
+        for (const auto& [k, _] : e->members) overridden = overridden || k == name;
+        if (!overridden) c.env.emplace_back(var);
+      }
+      for (const auto& [k, v] : e->members) c.env.push_back(k + "=" + v.text);
     }
     if (c.argv.empty()) continue;
     commands.push_back(std::move(c));
