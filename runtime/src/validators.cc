@@ -227,6 +227,16 @@ bool LooksLikePlaceholder(std::string_view v) {
   for (std::string_view m : kMarkers) {
     if (contains(m)) return true;
   }
+  // A value that opens with "your" is an instruction to the reader (YOURPASSWORD, YourApiKeyHere);
+  // a generated secret starts so about once in a million. One that opens with "lt;" is the rest
+  // of an HTML-escaped <PLACEHOLDER> ('&' ends a value, so "&lt;" above is cut there).
+  const auto opens_with = [&](std::string_view m) {
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (Lower(v[i]) != m[i]) return false;
+    }
+    return true;
+  };
+  if (opens_with("your") || opens_with("lt;")) return true;
   // A variable reference, not a value. (Paths are the identifier exemption's business: a leading
   // '/' alone would excuse one random base64 secret in 64.)
   const bool windows_var = v.size() > 2 && v.front() == '%' && v.back() == '%';  // %API_KEY%

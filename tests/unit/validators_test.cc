@@ -8,6 +8,7 @@
 
 #include <cctype>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -59,11 +60,13 @@ TEST(Validators, Placeholders) {
         "https://example.com/x", "REDACTED", "short",
         // demo values: HTML-escaped <...>, typed sequences inside an otherwise random value
         "&lt;YOURPASSWORD&gt;", "a1b2c3d4e5f6g7h8i9j0k1l2m3n4", "00QCjAl4MlV-ABCDEFGHIJKL-0Hmj",
-        "OOzkR1+hF+1ABCsIFDJMEUtqmtnZ1234567890"}) {
+        "OOzkR1+hF+1ABCsIFDJMEUtqmtnZ1234567890",
+        // an instruction to the reader, misspelled or in one word
+        "YOURPASSWROD", "YourApiKeyGoesHere", "lt;YOURPASSWROD"}) {
     EXPECT_TRUE(LooksLikePlaceholder(p)) << p;
   }
   for (const char* s : {"k8Qz2LmX9vRt4WpB7nYc3JdF", "/Wf3PzCwtzcwHmBgYGcwbZz8",
-                        "sk_live_4eC39HqLyjWDarjtT1zdp7dc"}) {
+                        "sk_live_4eC39HqLyjWDarjtT1zdp7dc", "yoUq8Lx2Vr9Tz4Kw"}) {
     EXPECT_FALSE(LooksLikePlaceholder(s)) << s;
   }
 }
@@ -92,6 +95,11 @@ bool ReferencePlaceholder(std::string_view v) {
         "process.env",  "os.environ", "getenv",     "://"}) {
     if (contains(m)) return true;
   }
+  auto opens_with = [&](std::string_view m) {
+    return v.size() >= m.size() &&
+           std::equal(m.begin(), m.end(), v.begin(), [&](char a, char b) { return a == lower(b); });
+  };
+  if (opens_with("your") || opens_with("lt;")) return true;
   if (v.front() == '$' || v.front() == '~' ||
       (v.size() > 2 && v.front() == '%' && v.back() == '%') ||
       (v.front() == '.' && v.size() > 1 && v[1] == '/')) {
@@ -107,9 +115,10 @@ bool ReferencePlaceholder(std::string_view v) {
 
 TEST(Validators, PlaceholderFilterMatchesItsDefinition) {
   std::mt19937 rng(11);
-  const std::string pieces[] = {"YOUR_", "Here", "ChangeMe",    "xXxX",    "*",      ".", "<", "$",
-                                "{",     "%S",   "://",         "GetEnv",  "s3Cr3T", "a", "Z", "7",
-                                "_",     "-",    "Process.Env", "example", "q",      "9"};
+  const std::string pieces[] = {"YOUR_", "Your",   "lT;",         "Here",    "ChangeMe", "xXxX",
+                                "*",     ".",      "<",           "$",       "{",        "%S",
+                                "://",   "GetEnv", "s3Cr3T",      "a",       "Z",        "7",
+                                "_",     "-",      "Process.Env", "example", "q",        "9"};
   size_t placeholders = 0;
   for (int iter = 0; iter < 20000; ++iter) {
     std::string v;
