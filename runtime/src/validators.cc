@@ -155,8 +155,10 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     // (`user:pass@`, a closing quote), and may end inside a token, which is then taken whole.
     constexpr size_t kMaxValue = 4096;
     size_t e = end;
-    for (int k = 0; k < 2 && e > 0 &&
-                    std::string_view("\"'`@;,)]}> \t").find(text[e - 1]) != std::string_view::npos;
+    // (A backslash before a closing quote escapes it: `\"value\"` in code inside a JSON string.)
+    for (int k = 0;
+         k < 2 && e > 0 &&
+         std::string_view("\"'`@;,)]}> \t\\").find(text[e - 1]) != std::string_view::npos;
          ++k) {
       --e;
     }
@@ -216,7 +218,7 @@ bool LooksLikePlaceholder(std::string_view v) {
       "changeme", "change_me", "change-me", "placeholder", "example", "dummy", "sample", "redacted",
       "xxxx", "****", "....", "<", "${", "{{", "%s", "replace", "insert", "fixme", "todo", "fake",
       "notreal", "not_a_real", "secret_value", "mysecret", "mypassword", "password123", "hunter2",
-      "s3cr3t",
+      "s3cr3t", "changeit",  // (Java's documented default keystore password)
       // A value that says password is the name of a field or a demo (edit_password,
       // #add-password, thisismypassword), not one.
       "password", "passwd",

@@ -51,6 +51,10 @@ TEST(Validators, ExtractValue) {
   EXPECT_EQ(ExtractValue(w, 8, 12), "xyzAB12cdEF34ghIJ56klMN");
   EXPECT_EQ(ExtractValue(w, 10, 5), "");  // inverted span
   EXPECT_EQ(ExtractValue(w, 0, 999), "");
+  // No start of match, the match ending on an escaped closing quote (code in a JSON string): the
+  // backslash is the quote's escape, not part of the value.
+  std::string j = R"(api_key = \"Zq8vN2xLw4Rt7YpK1mBsQ9\")";
+  EXPECT_EQ(ExtractValue(j, j.size(), j.size()), "Zq8vN2xLw4Rt7YpK1mBsQ9");
 }
 
 TEST(Validators, Placeholders) {
@@ -86,13 +90,13 @@ bool ReferencePlaceholder(std::string_view v) {
   };
   if (v.size() < 6) return true;
   for (std::string_view m :
-       {"your_",        "your-",      "yourapi",    "yourkey",     "yoursecret", "yourtoken",
-        "_here",        "-here",      "changeme",   "change_me",   "change-me",  "placeholder",
-        "example",      "dummy",      "sample",     "redacted",    "xxxx",       "****",
-        "....",         "<",          "${",         "{{",          "%s",         "replace",
-        "insert",       "fixme",      "todo",       "fake",        "notreal",    "not_a_real",
-        "secret_value", "mysecret",   "mypassword", "password123", "hunter2",    "s3cr3t",
-        "process.env",  "os.environ", "getenv",     "://"}) {
+       {"your_",        "your-",       "yourapi",    "yourkey",     "yoursecret", "yourtoken",
+        "_here",        "-here",       "changeme",   "change_me",   "change-me",  "placeholder",
+        "example",      "dummy",       "sample",     "redacted",    "xxxx",       "****",
+        "....",         "<",           "${",         "{{",          "%s",         "replace",
+        "insert",       "fixme",       "todo",       "fake",        "notreal",    "not_a_real",
+        "secret_value", "mysecret",    "mypassword", "password123", "hunter2",    "s3cr3t",
+        "changeit",     "process.env", "os.environ", "getenv",      "://"}) {
     if (contains(m)) return true;
   }
   auto opens_with = [&](std::string_view m) {
