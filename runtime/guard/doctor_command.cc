@@ -354,8 +354,8 @@ int RunDoctor(const InstallOptions& o) {
   }
   if (o.host == Host::kCodex) {
     std::string text, ignored;
-    bool exists = false;
-    ReadTextFile(ParentDir(path) + "/config.toml", &text, &exists, &ignored);
+    bool config_exists = false;
+    ReadTextFile(ParentDir(path) + "/config.toml", &text, &config_exists, &ignored);
     int untrusted = 0;
     for (const auto& [key, hash] : CodexTrustEntries(path, settings)) {
       std::string header = "[hooks.state.";
