@@ -111,22 +111,16 @@ class RealSquid(unittest.TestCase):
         self.squid = subprocess.Popen([SQUID, "-N", "-f", self.conf], stdout=subprocess.DEVNULL,
                                       stderr=subprocess.DEVNULL)
         deadline = time.time() + 30
-        starts = 1
         while time.time() < deadline:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
+                return
             except OSError:
-                # Squid that exited at once (on a restart, the previous one may still have held
-                # the port) is started once more, not waited for.
-                if self.squid.poll() is not None and starts < 3:
-                    starts += 1
-                    time.sleep(1)
-                    self.squid = subprocess.Popen([SQUID, "-N", "-f", self.conf],
-                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                if self.squid.poll() is not None:
+                    break  # Squid exited: its log says why; waiting longer cannot help
                 time.sleep(0.2)
-        else:
-            self.fail("squid did not start; the end of its cache.log:\n" + self.cache_log_tail())
+        self.fail("squid did not start (exit status %s); the end of its cache.log:\n%s"
+                  % (self.squid.poll(), self.cache_log_tail()))
 
     def cache_log_tail(self, lines=40):
         """The end of Squid's own log, kept in the failure message (the directory is removed)."""
