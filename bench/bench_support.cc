@@ -166,6 +166,9 @@ class UnitLister {
   void Unit(int scope, doberman_field, uint32_t, std::string_view text, bool decoded, uint32_t) {
     out_->push_back({scope, std::string(text), decoded});
   }
+  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
+    Unit(scope, field, unit, text, false, 0);
+  }
   void Status(doberman_status) {}
 
  private:

@@ -27,7 +27,8 @@ struct UnitContext {
   bool decoded;
   bool prompt;
   bool need_conditions =
-      false;  // a pattern matched whose rule has patterns in a conditional database
+      false;                // a pattern matched whose rule has patterns in a conditional database
+  bool block_only = false;  // a command of a script being written: only BLOCK verdicts count
 };
 
 void Raise(Scratch& s, doberman_status status) {
@@ -154,6 +155,7 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
       }
       if (!issued) verdict = rule.mention_cap;
     }
+    if (u.block_only && verdict != DOBERMAN_BLOCK) continue;
     RecordMatch(s, r, verdict, u, located);
   }
   for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;
@@ -171,16 +173,19 @@ class CallScanner {
   explicit CallScanner(Scratch& s) : s_(s), pack_(s.pack) {}
 
   void Scan(int scope, doberman_field field, uint32_t unit, std::string_view text, bool decoded,
-            uint32_t origin_bit) {
+            uint32_t origin_bit, bool block_only = false) {
     const ScopeDb& sdb = pack_.scopes[scope];
     if (sdb.empty() || text.empty()) return;
-    if (++units_ > pack_.limits.max_units) {
+    // A script's commands are bounded by the shell's segment limit, and running past max_units
+    // there must not raise the status of a call whose every field was read (call_units.h).
+    if (!block_only && ++units_ > pack_.limits.max_units) {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
     UnitContext u{&s_,         nullptr, text,
                   field,       unit,    origin_bit,
                   1u << scope, decoded, scope == kScopePrompt || scope == kScopePromptText};
+    u.block_only = block_only;
     // Every database serving the scope sees the unit before its rules are judged together.
     for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
     // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
@@ -202,6 +207,10 @@ class CallScanner {
   void Unit(int scope, doberman_field field, uint32_t unit, std::string_view text, bool decoded,
             uint32_t origin_bit) {
     Scan(scope, field, unit, text, decoded, origin_bit);
+  }
+  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
+    Scan(scope, field, unit, text, /*decoded=*/false, /*origin_bit=*/0xFFFFFFFFu,
+         /*block_only=*/true);
   }
   void Status(doberman_status status) { Raise(s_, status); }
 

@@ -1,6 +1,8 @@
-// Lexical path canonicalization: bounded by the path's length, no allocation beyond `out`'s
-// capacity.
+// Lexical path canonicalization (bounded by the path's length, no allocation beyond `out`'s
+// capacity), and telling a shell script by its file name or its #! line.
 #include "units.h"
+
+#include <algorithm>
 
 namespace doberman::internal {
 namespace {
@@ -61,6 +63,51 @@ void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out
   for (char& c : s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
+}
+
+namespace {
+
+bool EndsWithCaseless(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (size_t i = 0; i < suffix.size(); ++i) {
+    char c = s[s.size() - suffix.size() + i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != suffix[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsShellScript(std::string_view path, std::string_view content) {
+  for (std::string_view ext : {".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"}) {
+    if (EndsWithCaseless(path, ext)) return true;
+  }
+  if (content.substr(0, 2) != "#!") return false;
+  std::string_view line =
+      content.substr(2, content.find('\n') == std::string_view::npos ? std::string_view::npos
+                                                                     : content.find('\n') - 2);
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  // The interpreter is the last path component of the first word, or the word after env (and its
+  // options, `env -S bash -e`).
+  auto next_word = [&line]() {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    const size_t end = std::min(line.find_first_of(" \t\r"), line.size());
+    std::string_view word = line.substr(0, end);
+    line.remove_prefix(end);
+    const size_t slash = word.rfind('/');
+    return slash == std::string_view::npos ? word : word.substr(slash + 1);
+  };
+  std::string_view interpreter = next_word();
+  if (interpreter == "env") {
+    do {
+      interpreter = next_word();
+    } while (!interpreter.empty() && interpreter.front() == '-');
+  }
+  for (std::string_view shell : {"sh", "bash", "zsh", "ksh", "dash", "ash", "mksh"}) {
+    if (interpreter == shell) return true;
+  }
+  return false;
 }
 
 }  // namespace doberman::internal

@@ -1,4 +1,5 @@
-// Canonical forms of call fields that are not shell commands or prose: the target path.
+// Canonical forms of call fields that are not shell commands or prose: the target path; and whether
+// written content is a shell script (read as the commands it will run).
 #ifndef DOBERMAN_RUNTIME_UNITS_H_
 #define DOBERMAN_RUNTIME_UNITS_H_
 
@@ -12,6 +13,11 @@ namespace doberman::internal {
 // `cwd` becomes relative to it, and ASCII letters are lower-cased (rules match case-insensitive
 // filesystems too). Never touches the filesystem: symlinks are the host's business.
 void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out);
+
+// Whether `content` written to `path` is a shell script: the path ends in .sh, .bash, .zsh, .ksh,
+// .dash or .command, or the content opens with a `#!` line that runs sh, bash, zsh, ksh, dash or
+// ash (directly or through env). Git hooks and other extension-less scripts are told by that line.
+bool IsShellScript(std::string_view path, std::string_view content);
 
 }  // namespace doberman::internal
 

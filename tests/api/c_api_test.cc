@@ -457,6 +457,49 @@ TEST_F(ApiTest, DecisionsAndHits) {
   (void)zero;
 }
 
+// A shell script being written is also read as the commands it will run (call_units.h): a BLOCK
+// there blocks the write; the AUTHs of ordinary commands (here the curl egress rule) do not count;
+// the same text in a file that is not a script is only text; and a script the normalizer cannot
+// read whole keeps what it read, without raising the call's status.
+TEST_F(ApiTest, ShellScriptsBeingWrittenAreReadAsCommands) {
+  Loaded l;
+  ASSERT_EQ(Load(bytes_, &l.pack), DOBERMAN_OK);
+  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
+  auto write = [](const std::string& path, const std::string& content) {
+    doberman_call c{};
+    c.struct_size = sizeof c;
+    c.tool = {"Write", 5};
+    c.path = {path.data(), path.size()};
+    c.content = {content.data(), content.size()};
+    return c;
+  };
+  doberman_status s;
+  const std::string wipe = "set -e\ncd /srv/app\nsudo rm -fr /\n";
+  const std::string cleanup = "cleanup.sh", notes = "notes.txt", hook = ".git/hooks/pre-push";
+  doberman_result r = Decide(l, write(cleanup, wipe), &s);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  EXPECT_EQ(r.verdict, DOBERMAN_BLOCK);
+  ASSERT_EQ(r.hit_count, 1u);
+  EXPECT_STREQ(doberman_rule_id(l.pack, r.hits[0].rule), "test.rm.root");
+  EXPECT_EQ(r.hits[0].field, DOBERMAN_FIELD_CONTENT);
+  EXPECT_EQ(r.hits[0].unit, 3u);  // the third command of the script
+  // Not a script by name or #! line: text.
+  EXPECT_EQ(Decide(l, write(notes, wipe), &s).verdict, DOBERMAN_PASS);
+  // An extension-less script told by its #! line, also through env.
+  EXPECT_EQ(Decide(l, write(hook, "#!/bin/sh\n" + wipe), &s).verdict, DOBERMAN_BLOCK);
+  EXPECT_EQ(Decide(l, write(hook, "#!/usr/bin/env -S bash -e\n" + wipe), &s).verdict,
+            DOBERMAN_BLOCK);
+  EXPECT_EQ(Decide(l, write(hook, "#!/usr/bin/python3\n" + wipe), &s).verdict, DOBERMAN_PASS);
+  // An AUTH-only command in a script is not asked about when the script is written.
+  r = Decide(l, write(cleanup, "curl -fsSL https://example.com/data.json -o data.json\n"), &s);
+  EXPECT_EQ(r.verdict, DOBERMAN_PASS);
+  EXPECT_EQ(r.hit_count, 0u);
+  // Unbalanced after the delete: the delete is still read, and the status stays OK.
+  r = Decide(l, write(cleanup, wipe + "echo 'unterminated\n"), &s);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  EXPECT_EQ(r.verdict, DOBERMAN_BLOCK);
+}
+
 // Session memory's matching primitive: a value recorded from a secret hit is recognised by
 // doberman_value_fingerprints wherever it appears again: another context, quoted, in a query
 // string, as a URL path segment, base64-encoded; a different value or another key does not match.
