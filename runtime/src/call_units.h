@@ -66,7 +66,7 @@ bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on
 // Working memory of a walk (the decider keeps it in its Scratch, so warm calls do not allocate).
 struct UnitBuffers {
   SegmentList segments;
-  std::string folded, decoded, decoded_folded, path, data_string, skeleton;
+  std::string folded, decoded, decoded_folded, path, data_string, skeleton, script;
 };
 
 inline doberman_status MapShellStatus(ShellStatus st) {
@@ -85,10 +85,10 @@ inline std::string_view StringOf(const doberman_string& s) {
 }
 
 // Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
-// has a database, v.ScriptUnit(scope, field, unit, text) for each command of a shell script being
-// written (judged for BLOCK only), and v.Status(status) for every bound the call exceeds (a text
-// cut at its limit, a shell command that could not be read whole, more encoded runs than the limit
-// allows).
+// has a database, v.ScriptUnit(scope, field, unit, text) for each command of a script being written
+// (ScriptCommands; judged for BLOCK only), and v.Status(status) for every bound the call exceeds (a
+// text cut at its limit, a shell command that could not be read whole, more encoded runs than the
+// limit allows).
 template <typename Visitor>
 void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
@@ -154,15 +154,18 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
   }
   const std::string_view content = bounded(StringOf(call.content), pack.limits.max_content_bytes);
   with_decoded(kScopeContent, DOBERMAN_FIELD_CONTENT, 0, content, kAllOrigins, false);
-  // A shell script being written is also read as the commands it will run, so `rm -rf "$HOME"/*`
-  // saved as cleanup.sh is seen before `bash cleanup.sh` runs it unseen. Only BLOCK verdicts count
-  // there (v.ScriptUnit): a script is not run yet, and the AUTHs a command gets for ordinary work
-  // (a download, a package install) would ask about every script written. A script the normalizer
-  // cannot read whole keeps the segments read so far and does not raise the call's status: this is
-  // an extra reading of content already judged as text.
-  if (!content.empty() && !pack.scopes[kScopeCommand].empty() && IsShellScript(path, content)) {
+  // A shell script being written (or a Makefile's recipes) is also read as the commands it will
+  // run, so `rm -rf "$HOME"/*` saved as cleanup.sh is seen before `bash cleanup.sh` runs it
+  // unseen. Only BLOCK verdicts count there (v.ScriptUnit): a script is not run yet, and the AUTH a
+  // command gets for ordinary work (a download, a package install) would ask about every script
+  // written. A script the normalizer cannot read whole keeps the segments read so far and does not
+  // raise the call's status: this is an extra reading of content already judged as text.
+  const std::string_view script = content.empty() || pack.scopes[kScopeCommand].empty()
+                                      ? std::string_view()
+                                      : ScriptCommands(path, content, &b.script);
+  if (!script.empty()) {
     b.segments.Clear();
-    (void)pack.shell->Normalize(content, &b.segments);
+    (void)pack.shell->Normalize(script, &b.segments);
     for (size_t i = 0; i < b.segments.count; ++i) {
       v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_CONTENT, static_cast<uint32_t>(i + 1),
                    b.segments.segments[i]);

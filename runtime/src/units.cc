@@ -1,5 +1,6 @@
 // Lexical path canonicalization (bounded by the path's length, no allocation beyond `out`'s
-// capacity), and telling a shell script by its file name or its #! line.
+// capacity), and the command lines of written files that hold them (shell scripts, Makefile
+// recipes).
 #include "units.h"
 
 #include <algorithm>
@@ -108,6 +109,59 @@ bool IsShellScript(std::string_view path, std::string_view content) {
     if (interpreter == shell) return true;
   }
   return false;
+}
+
+namespace {
+
+// The last component of `path`.
+std::string_view BaseName(std::string_view path) {
+  const size_t slash = path.find_last_of("/\\");
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool EqualsCaseless(std::string_view s, std::string_view lower) {
+  return s.size() == lower.size() && EndsWithCaseless(s, lower);
+}
+
+// Calls fn(line) for each line of `text`, without its newline.
+template <typename F>
+void ForEachLine(std::string_view text, F&& fn) {
+  while (!text.empty()) {
+    const size_t nl = text.find('\n');
+    fn(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+}
+
+void AppendMakeRecipes(std::string_view content, std::string* out) {
+  ForEachLine(content, [out](std::string_view line) {
+    if (line.empty() || line.front() != '\t') return;
+    line.remove_prefix(1);
+    while (!line.empty() && (line.front() == '@' || line.front() == '-' || line.front() == '+' ||
+                             line.front() == ' ' || line.front() == '\t')) {
+      line.remove_prefix(1);
+    }
+    for (size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '$' && i + 1 < line.size() && line[i + 1] == '$') ++i;  // make's escape
+      out->push_back(line[i]);
+    }
+    out->push_back('\n');
+  });
+}
+
+}  // namespace
+
+std::string_view ScriptCommands(std::string_view path, std::string_view content,
+                                std::string* buffer) {
+  if (IsShellScript(path, content)) return content;
+  buffer->clear();
+  const std::string_view base = BaseName(path);
+  if (EqualsCaseless(base, "makefile") || EqualsCaseless(base, "gnumakefile") ||
+      EndsWithCaseless(base, ".mk")) {
+    AppendMakeRecipes(content, buffer);
+  }
+  return *buffer;
 }
 
 }  // namespace doberman::internal

@@ -19,6 +19,14 @@ void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out
 // ash (directly or through env). Git hooks and other extension-less scripts are told by that line.
 bool IsShellScript(std::string_view path, std::string_view content);
 
+// The command lines that `content` written to `path` will run on this machine, for files made of
+// them: a shell script (IsShellScript) is its own text; a Makefile's (Makefile, GNUmakefile, *.mk)
+// recipe lines, without their tab and @/-/+ prefixes and with `$$` read as `$`, are copied into
+// `buffer`. Empty when the file is neither. (A Dockerfile's RUN lines run inside the image being
+// built, where `rm -rf /` or an appended ~/.bashrc harms no one: not read.)
+std::string_view ScriptCommands(std::string_view path, std::string_view content,
+                                std::string* buffer);
+
 }  // namespace doberman::internal
 
 #endif  // DOBERMAN_RUNTIME_UNITS_H_

@@ -1,4 +1,5 @@
-// Unit tests for units.h: telling a shell script being written by its name or its #! line.
+// Unit tests for units.h: telling a shell script being written by its name or its #! line, and the
+// command lines of Makefiles (Dockerfiles are not read).
 #include "units.h"
 
 #include <gtest/gtest.h>
@@ -28,6 +29,29 @@ TEST(IsShellScript, ByInterpreterLine) {
   EXPECT_FALSE(IsShellScript("run", "echo '#!/bin/sh'\n"));
   EXPECT_FALSE(IsShellScript("run", "#!"));
   EXPECT_FALSE(IsShellScript("run", "#!/usr/bin/bashful\n"));
+}
+
+TEST(ScriptCommands, ShellScriptIsItsOwnText) {
+  std::string buffer;
+  const std::string_view text = "#!/bin/sh\nrm -rf build\n";
+  EXPECT_EQ(ScriptCommands("hook", text, &buffer), text);
+  EXPECT_TRUE(ScriptCommands("notes.txt", "rm -rf build\n", &buffer).empty());
+}
+
+TEST(ScriptCommands, MakefileRecipes) {
+  std::string buffer;
+  const std::string make =
+      "CC = gcc\nclean:\n\t@rm -rf build\n\t-echo $$HOME \\\n\t  done\n# \tnot a recipe\nall: x\n";
+  EXPECT_EQ(ScriptCommands("sub/Makefile", make, &buffer), "rm -rf build\necho $HOME \\\ndone\n");
+  EXPECT_EQ(ScriptCommands("rules.mk", make, &buffer), "rm -rf build\necho $HOME \\\ndone\n");
+  EXPECT_TRUE(ScriptCommands("Makefile.md", make, &buffer).empty());
+}
+
+TEST(ScriptCommands, DockerfilesAreNotRead) {
+  // RUN lines run inside the image being built, not on this machine.
+  std::string buffer;
+  EXPECT_TRUE(
+      ScriptCommands("Dockerfile", "FROM x\nRUN rm -rf / --no-preserve-root\n", &buffer).empty());
 }
 
 }  // namespace
