@@ -68,59 +68,24 @@ void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out
 
 namespace {
 
-bool EndsWithCaseless(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (size_t i = 0; i < suffix.size(); ++i) {
-    char c = s[s.size() - suffix.size() + i];
+bool EndsWithCaseless(std::string_view s, std::string_view lower_suffix) {
+  if (s.size() < lower_suffix.size()) return false;
+  for (size_t i = 0; i < lower_suffix.size(); ++i) {
+    char c = s[s.size() - lower_suffix.size() + i];
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != suffix[i]) return false;
+    if (c != lower_suffix[i]) return false;
   }
   return true;
 }
 
-}  // namespace
-
-bool IsShellScript(std::string_view path, std::string_view content) {
-  for (std::string_view ext : {".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"}) {
-    if (EndsWithCaseless(path, ext)) return true;
-  }
-  if (content.substr(0, 2) != "#!") return false;
-  std::string_view line =
-      content.substr(2, content.find('\n') == std::string_view::npos ? std::string_view::npos
-                                                                     : content.find('\n') - 2);
-  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-  // The interpreter is the last path component of the first word, or the word after env (and its
-  // options, `env -S bash -e`).
-  auto next_word = [&line]() {
-    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
-    const size_t end = std::min(line.find_first_of(" \t\r"), line.size());
-    std::string_view word = line.substr(0, end);
-    line.remove_prefix(end);
-    const size_t slash = word.rfind('/');
-    return slash == std::string_view::npos ? word : word.substr(slash + 1);
-  };
-  std::string_view interpreter = next_word();
-  if (interpreter == "env") {
-    do {
-      interpreter = next_word();
-    } while (!interpreter.empty() && interpreter.front() == '-');
-  }
-  for (std::string_view shell : {"sh", "bash", "zsh", "ksh", "dash", "ash", "mksh"}) {
-    if (interpreter == shell) return true;
-  }
-  return false;
+bool EqualsCaseless(std::string_view s, std::string_view lower) {
+  return s.size() == lower.size() && EndsWithCaseless(s, lower);
 }
-
-namespace {
 
 // The last component of `path`.
 std::string_view BaseName(std::string_view path) {
   const size_t slash = path.find_last_of("/\\");
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-bool EqualsCaseless(std::string_view s, std::string_view lower) {
-  return s.size() == lower.size() && EndsWithCaseless(s, lower);
 }
 
 // Calls fn(line) for each line of `text`, without its newline.
@@ -151,6 +116,34 @@ void AppendMakeRecipes(std::string_view content, std::string* out) {
 }
 
 }  // namespace
+
+bool IsShellScript(std::string_view path, std::string_view content) {
+  for (std::string_view ext : {".sh", ".bash", ".zsh", ".ksh", ".dash", ".command"}) {
+    if (EndsWithCaseless(path, ext)) return true;
+  }
+  if (content.substr(0, 2) != "#!") return false;
+  std::string_view line = content.substr(2);
+  line = line.substr(0, line.find('\n'));
+  // The interpreter is the last path component of the first word, or the word after env (and its
+  // options, `env -S bash -e`).
+  auto next_word = [&line]() {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    const size_t end = std::min(line.find_first_of(" \t\r"), line.size());
+    const std::string_view word = line.substr(0, end);
+    line.remove_prefix(end);
+    return BaseName(word);
+  };
+  std::string_view interpreter = next_word();
+  if (interpreter == "env") {
+    do {
+      interpreter = next_word();
+    } while (!interpreter.empty() && interpreter.front() == '-');
+  }
+  for (std::string_view shell : {"sh", "bash", "zsh", "ksh", "dash", "ash", "mksh"}) {
+    if (interpreter == shell) return true;
+  }
+  return false;
+}
 
 std::string_view ScriptCommands(std::string_view path, std::string_view content,
                                 std::string* buffer) {
