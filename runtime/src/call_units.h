@@ -145,6 +145,21 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
         unit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
              b.segments.segments[i], false, kAllOrigins);
       }
+      // A script written through a here-document (`cat > deploy.sh <<'EOF'` with a shell #! line)
+      // is read like a script written with the Write tool below: its commands, for BLOCK only.
+      if (b.segments.written_script_count > 0) {
+        b.script.clear();
+        for (size_t k = 0; k < b.segments.written_script_count; ++k) {
+          b.script.append(b.segments.written_scripts[k]).push_back('\n');
+        }
+        const size_t first = b.segments.count + 1;
+        b.segments.Clear();
+        (void)pack.shell->Normalize(b.script, &b.segments);
+        for (size_t i = 0; i < b.segments.count; ++i) {
+          v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(first + i),
+                       b.segments.segments[i]);
+        }
+      }
     }
   }
   const std::string_view path = StringOf(call.path);

@@ -61,7 +61,17 @@ inline constexpr size_t kMaxShellVariableBytes = 4096;
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
-  void Clear() { count = 0; }
+  // Here-document bodies that are shell scripts (a `#!` line that runs a shell) written to a file
+  // or a pipe rather than run (`cat > deploy.sh <<'EOF'`): the caller may read them as the commands
+  // they will run later (call_units.h). At most kMaxWrittenScripts; the first
+  // `written_script_count` entries are live.
+  static constexpr size_t kMaxWrittenScripts = 8;
+  std::vector<std::string> written_scripts;
+  size_t written_script_count = 0;
+  void Clear() {
+    count = 0;
+    written_script_count = 0;
+  }
 
   // Working memory of ShellNormalizer::Normalize (one level per nesting depth), kept here so that a
   // caller that reuses its SegmentList pays no allocation once capacities have grown. Not output;

@@ -12,6 +12,7 @@
 
 #include "shell_normalizer.h"
 #include "shell_parser.h"
+#include "units.h"
 
 namespace doberman::internal {
 
@@ -325,6 +326,13 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
       ctx.Raise(ShellStatus::kUnbalanced);
     }
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
+    SegmentList& out = *ctx.out;
+    if (!h.commands && out.written_script_count < SegmentList::kMaxWrittenScripts &&
+        IsShellScript({}, body)) {
+      if (out.written_scripts.size() == out.written_script_count)
+        out.written_scripts.emplace_back();
+      out.written_scripts[out.written_script_count++].assign(body);
+    }
     if (h.commands) {
       if (!h.strip_tabs) {
         ParseText(body, depth + 1);

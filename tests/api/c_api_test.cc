@@ -498,6 +498,18 @@ TEST_F(ApiTest, ShellScriptsBeingWrittenAreReadAsCommands) {
   r = Decide(l, write(cleanup, wipe + "echo 'unterminated\n"), &s);
   EXPECT_EQ(s, DOBERMAN_OK);
   EXPECT_EQ(r.verdict, DOBERMAN_BLOCK);
+  // The same script written through a here-document in a Bash command; a curl in it stays PASS.
+  r = Decide(l, BashCall("cat > cleanup.sh <<'EOF'\n#!/bin/sh\n" + wipe + "EOF\n"), &s);
+  EXPECT_EQ(s, DOBERMAN_OK);
+  EXPECT_EQ(r.verdict, DOBERMAN_BLOCK);
+  ASSERT_EQ(r.hit_count, 1u);
+  EXPECT_EQ(r.hits[0].field, DOBERMAN_FIELD_COMMAND);
+  EXPECT_EQ(r.hits[0].unit, 4u);  // after the command's own segment: set, cd, then the delete
+  EXPECT_EQ(
+      Decide(l, BashCall("cat > get.sh <<'EOF'\n#!/bin/sh\ncurl -s https://example.com/\nEOF\n"),
+             &s)
+          .verdict,
+      DOBERMAN_PASS);
 }
 
 // Session memory's matching primitive: a value recorded from a secret hit is recognised by

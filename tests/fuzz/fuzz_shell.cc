@@ -1,6 +1,7 @@
 // Fuzz target for the shell normalizer: any byte string must normalize without crashing, within the
-// segment limit, with bounded segment sizes, and deterministically (a warm SegmentList gives the
-// same answer as a cold one, so no state leaks between calls through the reused scratch).
+// segment limit, with bounded segment sizes and written scripts, and deterministically (a warm
+// SegmentList gives the same answer as a cold one, so no state leaks between calls through the
+// reused scratch).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -111,6 +112,13 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
   Check(norm.Normalize(input, &cold) == status);
   Check(cold.count == warm->count);
   for (size_t i = 0; i < cold.count; ++i) Check(cold.segments[i] == warm->segments[i]);
+  // Scripts written through here-documents: bounded, pieces of the input, the same when cold.
+  Check(warm->written_script_count <= SegmentList::kMaxWrittenScripts);
+  Check(cold.written_script_count == warm->written_script_count);
+  for (size_t i = 0; i < warm->written_script_count; ++i) {
+    Check(warm->written_scripts[i].size() <= input.size());
+    Check(cold.written_scripts[i] == warm->written_scripts[i]);
+  }
 }
 
 }  // namespace

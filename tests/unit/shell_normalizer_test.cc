@@ -593,6 +593,32 @@ TEST_F(ShellNormalizerTest, HeredocBodiesAreData) {
   EXPECT_EQ(Norm("cat <<EOF\r\nrm -rf /\r\nEOF\r\nls\r\n"), (Segments{"cat <<EOF", "ls"}));
 }
 
+// A here-document body that is a shell script (its #! line runs a shell) and is written rather
+// than run is handed to the caller as a written script; its commands are not segments here.
+TEST_F(ShellNormalizerTest, HeredocScriptsWrittenToFilesAreHandedOver) {
+  SegmentList out;
+  ASSERT_EQ(norm_.Normalize("cat > x.sh <<'EOF'\n#!/bin/bash\nrm -rf ~\nEOF\nchmod +x x.sh", &out),
+            ShellStatus::kOk);
+  EXPECT_EQ(Segments(out.segments.begin(), out.segments.begin() + 2),
+            (Segments{"cat >x.sh <<EOF", "chmod +x x.sh"}));
+  ASSERT_EQ(out.written_script_count, 1u);
+  EXPECT_EQ(out.written_scripts[0], "#!/bin/bash\nrm -rf ~\n");
+  // Not a script (no shell #! line), or fed to a shell (already parsed as commands): none handed.
+  out.Clear();
+  ASSERT_EQ(norm_.Normalize("cat > notes <<EOF\nrm -rf ~\nEOF", &out), ShellStatus::kOk);
+  EXPECT_EQ(out.written_script_count, 0u);
+  ASSERT_EQ(norm_.Normalize("bash <<'EOF'\n#!/bin/sh\nls\nEOF", &out), ShellStatus::kOk);
+  EXPECT_EQ(out.written_script_count, 0u);
+  // Bounded: at most kMaxWrittenScripts, and Clear() forgets them.
+  std::string many;
+  for (int i = 0; i < 12; ++i) many += "cat > s.sh <<EOF\n#!/bin/sh\nls\nEOF\n";
+  out.Clear();
+  ASSERT_EQ(norm_.Normalize(many, &out), ShellStatus::kOk);
+  EXPECT_EQ(out.written_script_count, SegmentList::kMaxWrittenScripts);
+  out.Clear();
+  EXPECT_EQ(out.written_script_count, 0u);
+}
+
 TEST_F(ShellNormalizerTest, UnquotedHeredocSubstitutionsRun) {
   EXPECT_EQ(Norm("cat <<EOF\nhello $(rm -rf /) `id`\nEOF"),
             (Segments{"cat <<EOF", "rm -r -f /", "id"}));
