@@ -107,13 +107,16 @@ struct Memory {
     for (auto& more : lp->more) Key(more.get());
   }
   // Raise-only: judges the decided payload against the session's record and records what it shows.
+  // Wanted but not open: raises `d` to AUTH with the reason and returns true (the caller then
+  // skips the session's record, which it cannot read).
+  bool RaiseIfUnavailable(const Options& o, Decision* d) const {
+    if (!Wanted(o) || open) return false;
+    d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
+             "session memory is unavailable (" + error + "); a person must look at this call");
+    return true;
+  }
   void Apply(const Options& o, const LoadedPack& lp, const ParsedPayload& payload, Decision* d) {
-    if (!Wanted(o)) return;
-    if (!open) {
-      d->Raise(DOBERMAN_AUTH, "error:state_unavailable",
-               "session memory is unavailable (" + error + "); a person must look at this call");
-      return;
-    }
+    if (!Wanted(o) || RaiseIfUnavailable(o, d)) return;
     if (rebuilt) {
       // Once: a long-lived process (the service's workers, squid-acl) would otherwise ask about
       // every call until it restarts.

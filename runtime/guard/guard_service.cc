@@ -115,7 +115,7 @@ bool ReadRequest(int fd, Host* host, bool* egress, std::string* payload, std::st
 // arguments (the egress, secret and exfiltration rules), and against the session's record (a secret
 // shown earlier in the session is confirmed exfiltration). Answers the `check` line: verdict,
 // status, reasons, rules. Anything malformed is AUTH with the reason.
-std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory);
+std::string EgressAnswer(const Options& o, std::string_view text, LoadedPack& lp, Memory* memory);
 
 class Service {
  public:
@@ -187,14 +187,19 @@ bool Service::Enqueue(state::LogRow row) {
 }
 
 void Service::Logger() {
-  state::StateDir dir;
-  std::string error;
-  bool rebuilt = false;
   std::unique_ptr<state::StateStore> store;
-  if (state::OpenStateDir(o_.state_dir, &dir, &error))
-    store = state::StateStore::Open(dir, state::StoreLimits{}, &rebuilt, &error);
-  if (store == nullptr)
-    std::fprintf(stderr, "doberman-guard serve: decision log unavailable: %s\n", error.c_str());
+  std::string error, last_error;
+  // Opened when the first rows arrive, and again after a failure (a store that was busy or being
+  // rebuilt when the service started must not silence the log for the service's lifetime).
+  auto open = [&] {
+    state::StateDir dir;
+    bool rebuilt = false;
+    if (state::OpenStateDir(o_.state_dir, &dir, &error))
+      store = state::StateStore::Open(dir, state::StoreLimits{}, &rebuilt, &error);
+    if (store == nullptr && error != last_error)
+      std::fprintf(stderr, "doberman-guard serve: decision log unavailable: %s\n", error.c_str());
+    last_error = store == nullptr ? error : std::string();
+  };
   for (;;) {
     std::vector<state::LogRow> batch;
     {
@@ -204,7 +209,9 @@ void Service::Logger() {
       batch.swap(log_queue_);
       if (batch.empty() && log_stopping_) return;
     }
-    if (store != nullptr && !batch.empty() && !store->AppendLogs(&batch, &error))
+    if (batch.empty()) continue;
+    if (store == nullptr) open();
+    if (store != nullptr && !store->AppendLogs(&batch, &error))
       std::fprintf(stderr, "doberman-guard serve: decision log: %s\n", error.c_str());
   }
 }
@@ -306,8 +313,15 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
     std::lock_guard<std::mutex> lock(mu_);
     gen = current_;
   }
+  // A store this worker could not open (busy, or being rebuilt by another process) is tried again
+  // on each request: until then its answers are raised to AUTH, and the service must not stay so.
+  bool rekey = false;
+  if (memory->Wanted(o_) && !memory->open) {
+    memory->Open(o_);
+    rekey = memory->open;
+  }
   // This worker's scratch for the pack in force (a reload gives the next request a new one).
-  if (*view == nullptr || *view_number != gen->number) {
+  if (*view == nullptr || *view_number != gen->number || rekey) {
     auto view_of = [](const LoadedPack& shared) {
       auto v = std::make_unique<LoadedPack>();
       v->owns_pack = false;
@@ -333,7 +347,7 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
     *view_number = gen->number;
   }
   if (egress) {
-    const std::string answer = EgressAnswer(payload, **view, memory);
+    const std::string answer = EgressAnswer(o_, payload, **view, memory);
     const std::string r = "DOBERMAN/1 0 " + std::to_string(answer.size()) + " 0\n" + answer;
     WriteAll(fd, r.data(), r.size());
     return;
@@ -495,7 +509,7 @@ int Service::Run() {
 
 namespace {
 
-std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory) {
+std::string EgressAnswer(const Options& o, std::string_view text, LoadedPack& lp, Memory* memory) {
   ParsedPayload payload;
   payload.event = HookEvent::kPreToolUse;
   payload.event_name = "Egress";
@@ -541,7 +555,10 @@ std::string EgressAnswer(std::string_view text, LoadedPack& lp, Memory* memory) 
   d = DecideParsed(lp, payload);
   // A proxy's question is outbound by definition, loopback or not.
   if (d.outbound_calls.empty()) d.outbound_calls.push_back(0);
-  if (memory->open && lp.scratch != nullptr) memory->memory.Apply(payload, lp.pack, lp.scratch, &d);
+  // A store that is wanted but cannot be read is an AUTH, never a silent skip: a PASS here would
+  // let a recorded secret out.
+  if (!memory->RaiseIfUnavailable(o, &d) && memory->open && lp.scratch != nullptr)
+    memory->memory.Apply(payload, lp.pack, lp.scratch, &d);
   return CheckLine(d, nullptr);
 }
 

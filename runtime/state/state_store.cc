@@ -105,22 +105,36 @@ Chain ChainDigest(const Key& key, const Chain& previous, const LogRow& row) {
   return out;
 }
 
-// Holds DIR/state.lock exclusively while the database is rebuilt, so that two processes finding
-// it corrupt do not move each other's fresh database aside.
-class RebuildLock {
+// Holds DIR/state.lock exclusively while the database is created or rebuilt. Two processes
+// finding it corrupt must not move each other's fresh database aside, and two creating it at once
+// must not both switch it to WAL: that switch needs an exclusive lock, and SQLite answers the
+// second connection "database is locked" at once, without its busy handler (seen with the
+// service's workers and its logger opening one new store together). The wait is bounded like
+// SQLite's own busy timeout; `held()` says whether the lock was got.
+class StateDirLock {
  public:
-  explicit RebuildLock(const std::string& dir) {
+  StateDirLock(const std::string& dir, int timeout_ms) {
     fd_ = ::open((dir + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    if (fd_ < 0) return;
+    for (int waited = 0;; waited += 5) {
+      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
+        held_ = true;
+        return;
+      }
+      if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_ms) return;
+      ::usleep(5000);
+    }
   }
-  ~RebuildLock() {
+  ~StateDirLock() {
     if (fd_ >= 0) ::close(fd_);
   }
-  RebuildLock(const RebuildLock&) = delete;
-  RebuildLock& operator=(const RebuildLock&) = delete;
+  StateDirLock(const StateDirLock&) = delete;
+  StateDirLock& operator=(const StateDirLock&) = delete;
+  bool held() const { return held_; }
 
  private:
   int fd_ = -1;
+  bool held_ = false;
 };
 
 // Creates the database file 0600 before SQLite does (SQLite would honour the umask; its -wal and
@@ -203,7 +217,11 @@ std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLim
     }
     // Corrupt: move it aside (under the lock, and only if it is still the corrupt one) and retry.
     s.reset();
-    RebuildLock lock(dir.path);
+    StateDirLock lock(dir.path, limits.busy_timeout_ms);
+    if (!lock.held()) {
+      *error = "state store " + path + " is corrupt and another process holds its lock";
+      return nullptr;
+    }
     sqlite3* probe = nullptr;
     bool still_corrupt = true;
     if (sqlite3_open_v2(path.c_str(), &probe, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW,
@@ -235,24 +253,32 @@ bool StateStore::Exec(const char* sql, std::string* error) {
 }
 
 bool StateStore::Setup(std::string* error) {
-  int version = -1;
-  {
+  auto read_version = [&](int* version) {
     Stmt q(db_, "PRAGMA user_version");
     if (!q.ok() || q.Step() != SQLITE_ROW) {
       *error = DbError(db_, "cannot read the schema version");
       return false;
     }
-    version = sqlite3_column_int(q.get(), 0);
+    *version = sqlite3_column_int(q.get(), 0);
+    return true;
+  };
+  int version = -1;
+  if (!read_version(&version) || !Exec("PRAGMA synchronous=NORMAL", error)) return false;
+  if (version == kSchemaVersion) return true;
+  // New or older database: created by one process at a time, and the version read again under
+  // the lock, since the process that held it may have just created it.
+  StateDirLock lock(path_.substr(0, path_.rfind('/')), limits_.busy_timeout_ms);
+  if (!lock.held()) {
+    *error = "state store " + path_ + ": another process is creating it and did not finish";
+    return false;
   }
-  if (!Exec("PRAGMA synchronous=NORMAL", error)) return false;
+  if (!read_version(&version)) return false;
   if (version == kSchemaVersion) return true;
   if (version > kSchemaVersion) {
     *error = "state store " + path_ + " has schema " + std::to_string(version) +
              ", newer than this doberman-guard's " + std::to_string(kSchemaVersion);
     return false;
   }
-  // New or older database (or one another process is creating right now: the write lock orders
-  // us).
   if (!Exec("PRAGMA journal_mode=WAL", error) || !Begin(true, error)) return false;
   if (!Exec(kSchema, error) ||
       !Exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), error)) {

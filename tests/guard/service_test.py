@@ -192,6 +192,7 @@ class ServiceTest(unittest.TestCase):
         def pack_in_force():
             client("claude-code", payload, svc.sock)
             deadline = time.time() + 10
+            rows, r = [], None
             while time.time() < deadline:
                 r = subprocess.run([GUARD, "log", "--state-dir", state, "--json"],
                                    capture_output=True, env=clean_env(), timeout=30)
@@ -200,7 +201,9 @@ class ServiceTest(unittest.TestCase):
                     pack_in_force.calls += 1
                     return rows[-1]["pack"]
                 time.sleep(0.05)
-            self.fail("no log row")
+            self.fail("no log row %d: rows %r, log rc %s stderr %r, service stderr %r" % (
+                pack_in_force.calls + 1, rows[-3:], r and r.returncode, r and r.stderr[-500:],
+                svc.stderr()[-1000:]))
         pack_in_force.calls = 0
 
         def reload_and_wait(marker):
@@ -289,6 +292,47 @@ class ServiceTest(unittest.TestCase):
         finally:
             svc.stop()
 
+    def test_a_store_that_cannot_be_opened_never_lets_egress_pass(self):
+        # state.db is a directory: every open fails, so no recorded secret can be looked up. The
+        # proxy's question is then an AUTH with the reason, never the PASS a skipped check gives.
+        state = os.path.join(self.tmp, "broken-state")
+        os.makedirs(os.path.join(state, "state.db"))
+        svc = Service(self.tmp, state=state)
+        try:
+            plain = self.egress(svc.sock, {"session": "p", "url": "https://docs.python.org/3/"})
+            self.assertEqual(plain["verdict"], "AUTH", plain)
+            self.assertIn("error:state_unavailable", plain["reasons"])
+            host, payload = PAYLOADS[1]  # ls -la: a PASS with a working store
+            answer = json.loads(client(host, payload, svc.sock).stdout)
+            self.assertIn(answer["hookSpecificOutput"]["permissionDecision"], ("ask", "deny"), answer)
+            self.assertIsNone(svc.proc.poll(), "the service is still running")
+        finally:
+            svc.stop()
+
+    def test_workers_and_logger_opening_a_new_store_together_all_open_it(self):
+        # Four workers and the logger open one new store at the same moment; each must get it
+        # (the WAL switch is serialized), so no answer is raised for an unavailable store and
+        # every decision is logged.
+        for round_ in range(3):
+            state = os.path.join(self.tmp, "fresh-%d" % round_)
+            svc = Service(self.tmp, state=state)
+            try:
+                payload = {"session_id": "s", "cwd": CWD, "hook_event_name": "PreToolUse",
+                           "tool_name": "Bash", "tool_input": {"command": "ls"}}
+                for _ in range(8):
+                    answer = json.loads(client("claude-code", payload, svc.sock).stdout or b"{}")
+                    self.assertNotIn("unavailable", json.dumps(answer), answer)
+                deadline, rows = time.time() + 10, []
+                while len(rows) < 8 and time.time() < deadline:
+                    time.sleep(0.05)
+                    rows = subprocess.run([GUARD, "log", "--state-dir", state, "--json"],
+                                          capture_output=True, text=True, env=clean_env(),
+                                          timeout=30).stdout.splitlines()
+                self.assertEqual(len(rows), 8, svc.stderr())
+                self.assertNotIn("unavailable", svc.stderr())
+            finally:
+                svc.stop()
+
     def build_team_pack(self):
         """A second pack, signed with the test key: `make deploy` is BLOCK there."""
         src = os.path.join(self.tmp, "team")
@@ -360,7 +404,9 @@ class ServiceTest(unittest.TestCase):
                 rows = subprocess.run([GUARD, "log", "--state-dir", state, "--json"],
                                       capture_output=True, text=True, env=clean_env(),
                                       timeout=30).stdout.splitlines()
-            self.assertTrue(rows, "the service logged nothing")
+            log.flush()
+            with open(os.path.join(self.tmp, "multi.log")) as f:
+                self.assertTrue(rows, "the service logged nothing; its stderr: %r" % f.read()[-1000:])
             self.assertIn("default 1.0.0 r1 + team 2.0.0 r7", json.loads(rows[-1])["pack"])
         finally:
             proc.terminate()

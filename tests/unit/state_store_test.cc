@@ -1,7 +1,7 @@
 // The session-memory store (runtime/state): the state directory's safety checks and key, the value
 // ledger (per session, most severe kind, TTL), the decision log's chain (appends verify; an edited,
-// deleted or truncated row is found), a corrupt database rebuilt, a newer schema refused, and many
-// processes writing at once.
+// deleted or truncated row is found), a corrupt database rebuilt, a newer schema refused, many
+// processes creating one new store together, and many processes writing at once.
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -314,6 +314,59 @@ TEST_F(StateStoreTest, NewerSchemaIsRefusedNotDiscarded) {
   EXPECT_EQ(StateStore::Open(d, {}, &rebuilt, &error), nullptr);
   EXPECT_NE(error.find("newer"), std::string::npos) << error;
   EXPECT_FALSE(rebuilt);
+}
+
+// Eight processes open a store that does not exist yet at the same moment (as a service's workers
+// and logger do on first start): every one gets it. Switching a new database to WAL needs an
+// exclusive lock that SQLite refuses at once, without its busy handler, so before the creation was
+// serialized some of them failed with "database is locked".
+TEST_F(StateStoreTest, ProcessesCreatingOneNewStoreTogetherAllOpenIt) {
+  constexpr int kOpeners = 8, kRounds = 6;
+  for (int round = 0; round < kRounds; ++round) {
+    dir_ = root_ + "/new-" + std::to_string(round);
+    StateDir made;
+    std::string error;
+    ASSERT_TRUE(OpenStateDir(dir_, &made, &error)) << error;  // the key exists; the store not
+    int gate[2];
+    ASSERT_EQ(::pipe(gate), 0);
+    std::vector<pid_t> kids;
+    for (int i = 0; i < kOpeners; ++i) {
+      const pid_t pid = ::fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        ::close(gate[1]);
+        char c;
+        (void)::read(gate[0], &c, 1);  // all start when the parent closes the pipe
+        StateDir d;
+        std::string why;
+        bool rebuilt = false;
+        if (!OpenStateDir(dir_, &d, &why)) ::_exit(1);
+        auto s = StateStore::Open(d, {}, &rebuilt, &why);
+        if (s == nullptr) {
+          std::fprintf(stderr, "opener %d: %s\n", i, why.c_str());
+          ::_exit(2);
+        }
+        LogRow row;
+        row.json = "{}";
+        ::_exit(s->AppendLog(&row, &why) ? 0 : 3);
+      }
+      kids.push_back(pid);
+    }
+    ::close(gate[0]);
+    ::close(gate[1]);
+    for (pid_t pid : kids) {
+      int status = 0;
+      ::waitpid(pid, &status, 0);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << round;
+    }
+    StateDir d;
+    auto s = OpenStore(&d);
+    ASSERT_NE(s, nullptr);
+    int64_t rows = 0;
+    std::string head, problem;
+    ASSERT_TRUE(s->VerifyLog(&rows, &head, &problem)) << problem;
+    EXPECT_EQ(rows, kOpeners);
+  }
 }
 
 // Eight processes record and log at once: every write lands, the chain has no gap.
