@@ -395,7 +395,12 @@ size_t NestingBound(std::string_view text) {
         // Skip a quoted scalar (it may span lines; good enough for a bound).
         char q = c;
         ++i;
-        while (i < text.size() && text[i] != q) i += (q == '"' && text[i] == '\\') ? 2 : 1;
+        // A single-quoted scalar escapes its quote by doubling it ('it''s'); reading `''` as the
+        // end desynchronises the rest of the text (a printed pattern was once refused so).
+        while (i < text.size()) {
+          if (text[i] == q && !(q == '\'' && i + 1 < text.size() && text[i + 1] == '\'')) break;
+          i += (text[i] == q || (q == '"' && text[i] == '\\')) ? 2 : 1;
+        }
         ++i;
         token_start = false;
         continue;
