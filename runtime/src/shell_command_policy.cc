@@ -195,6 +195,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   } else if (argv0 == "export" || argv0 == "declare" || argv0 == "local" || argv0 == "typeset" ||
              argv0 == "readonly") {
     RecordAssignments(lv, i + 1, e);
+  } else if (argv0 == "for") {
+    RecordLoopVariable(lv, i + 1, e);
   }
   std::string* s = NewSegment();
   if (s == nullptr) return;

@@ -105,8 +105,8 @@ struct SegmentList {
     std::vector<std::string> var_names;
     std::vector<std::string> var_values;
     size_t var_count = 0;
-    std::string substituted;                       // the command being rewritten with those values
-    std::string word_buf, printed_buf, value_buf;  // its working buffers (capacity reused)
+    std::string substituted;  // the command being rewritten with those values
+    std::string word_buf, printed_buf, value_buf, loop_buf;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
     // writes, and what a base64 or hex decoder makes of it.
     std::string piped, piped_decoded;

