@@ -101,6 +101,14 @@ struct Memory {
     open = memory.Open(o.state_dir, &rebuilt, &error);
   }
   bool Wanted(const Options& o) const { return !o.state_dir.empty(); }
+  // For long-lived processes (the service's workers, squid-acl): a store that could not be opened
+  // (busy, or being rebuilt by another process) is tried again, so that one bad moment does not
+  // raise every later answer. True when it opened now (the caller then keys its scratch).
+  bool OpenAgain(const Options& o) {
+    if (!Wanted(o) || open) return false;
+    Open(o);
+    return open;
+  }
   void Key(LoadedPack* lp) {
     if (open && lp->scratch != nullptr)
       doberman_scratch_set_fingerprint_key(lp->scratch, memory.key());

@@ -313,13 +313,9 @@ void Service::Serve(int fd, std::unique_ptr<LoadedPack>* view, uint64_t* view_nu
     std::lock_guard<std::mutex> lock(mu_);
     gen = current_;
   }
-  // A store this worker could not open (busy, or being rebuilt by another process) is tried again
-  // on each request: until then its answers are raised to AUTH, and the service must not stay so.
-  bool rekey = false;
-  if (memory->Wanted(o_) && !memory->open) {
-    memory->Open(o_);
-    rekey = memory->open;
-  }
+  // Until this worker's store opens, its answers are raised to AUTH; a view made before then is
+  // made again so that its scratch gets the fingerprint key.
+  const bool rekey = memory->OpenAgain(o_);
   // This worker's scratch for the pack in force (a reload gives the next request a new one).
   if (*view == nullptr || *view_number != gen->number || rekey) {
     auto view_of = [](const LoadedPack& shared) {

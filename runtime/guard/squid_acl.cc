@@ -145,12 +145,7 @@ int RunSquidAcl(const Options& o, const std::string& allow_file) {
     }
     timespec start{};
     clock_gettime(CLOCK_MONOTONIC, &start);
-    // A store that could not be opened (busy, or being rebuilt) is tried again per request: a
-    // long-lived helper must not refuse everything until Squid restarts it.
-    if (memory.Wanted(o) && !memory.open) {
-      memory.Open(o);
-      if (memory.open) memory.Key(&lp);
-    }
+    if (memory.OpenAgain(o)) memory.Key(&lp);  // a helper must not refuse until Squid restarts it
     ParsedPayload payload;
     Decision d = Judge(lp, allow, fields, &payload);
     if (!payload.calls.empty() && d.verdict != DOBERMAN_BLOCK) {
