@@ -21,6 +21,17 @@ bool EndsValueBackwards(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
          c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
 }
+bool IsQuote(char c) { return c == '"' || c == '\''; }
+// A quoted literal's value goes on through '#' ("Zq7mR2#pLw9": a password's symbol, not a URL
+// fragment or a comment, since the quotes enclose it). Given the value [b, e) that the stops bound
+// and `hard_begin`, where it would begin if '#' were no stop, returns where it begins: `hard_begin`
+// when the value stopped at '#', a same quote closes it at `e` and opens it just before
+// `hard_begin`; else `b`. ExtractValue and ForEachCarriedValue both decide through here.
+size_t QuotedValueBegin(std::string_view text, size_t b, size_t e, size_t hard_begin) {
+  if (hard_begin >= b || hard_begin == 0 || b == 0 || text[b - 1] != '#') return b;
+  if (e >= text.size() || !IsQuote(text[e]) || text[hard_begin - 1] != text[e]) return b;
+  return hard_begin;
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 char Lower(char c) { return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -169,6 +180,12 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     while (b > 0 && text[b - 1] == '=')
       --b;  // base64 padding is part of the value, not an assignment
     while (b > 0 && e - b < kMaxValue && !EndsValueBackwards(text[b - 1])) --b;
+    size_t hard = b;
+    while (hard > 0 && e - hard < kMaxValue &&
+           (text[hard - 1] == '#' || !EndsValueBackwards(text[hard - 1]))) {
+      --hard;
+    }
+    b = QuotedValueBegin(text, b, e, hard);
     // A host and path (`example.com/AKIA...`) is not one value: '.' never occurs in base64, so a
     // run with both '.' and '/' is a URL path, and the value is its last segment.
     std::string_view wide = text.substr(b, e - b);
@@ -332,20 +349,46 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   return true;
 }
 
+namespace {
+
+// Hands `value` to `fn` as ExtractValue would bound it (a host and path: its last segment), and
+// its own last path segment too; false when `fn` says stop.
+bool YieldValue(std::string_view value, size_t min_length,
+                bool (*fn)(void* context, std::string_view value), void* context) {
+  const size_t slash = value.rfind('/');
+  if (slash != std::string_view::npos && value.find('.') != std::string_view::npos &&
+      slash + 1 < value.size()) {
+    value = value.substr(slash + 1);  // a host and path: the value is the last segment
+  }
+  if (value.size() >= min_length && !fn(context, value)) return false;
+  const size_t tail = value.rfind('/');
+  return tail == std::string_view::npos || value.size() - tail - 1 < min_length ||
+         fn(context, value.substr(tail + 1));
+}
+
+}  // namespace
+
 bool ForEachCarriedValue(std::string_view text, size_t min_length,
                          bool (*fn)(void* context, std::string_view value), void* context) {
   constexpr size_t kMaxValue = 4096;  // as in ExtractValue
   const size_t n = text.size();
   size_t last_stop = SIZE_MAX;       // last backward stop before the current '=' block
+  size_t last_hard_stop = SIZE_MAX;  // the same, '#' not counted (QuotedValueBegin)
   size_t eq_block_begin = SIZE_MAX;  // start of the run of '=' ending at the current position
   for (size_t e = 1; e <= n; ++e) {
     const char c = text[e - 1];
     if (c == '=') {
       if (eq_block_begin == SIZE_MAX) eq_block_begin = e - 1;
     } else {
-      if (eq_block_begin != SIZE_MAX) last_stop = e - 2;  // the block's last '=' stops a value
+      if (eq_block_begin != SIZE_MAX) {
+        last_stop = e - 2;  // the block's last '=' stops a value
+        last_hard_stop = e - 2;
+      }
       eq_block_begin = SIZE_MAX;
-      if (EndsValueBackwards(c)) last_stop = e - 1;
+      if (EndsValueBackwards(c)) {
+        last_stop = e - 1;
+        if (c != '#') last_hard_stop = e - 1;
+      }
     }
     // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
     if (!IsTokenChar(static_cast<unsigned char>(c)) || c == '/') continue;
@@ -355,19 +398,13 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     const size_t stop = last_stop == SIZE_MAX ? 0 : last_stop + 1;
     const size_t pad_begin = eq_block_begin == SIZE_MAX ? e : eq_block_begin;
     const size_t window = e > kMaxValue ? e - kMaxValue : 0;
+    const size_t hard_stop = last_hard_stop == SIZE_MAX ? 0 : last_hard_stop + 1;
     const size_t b = std::max(stop, std::min(pad_begin, window));
-    std::string_view value = text.substr(b, e - b);
-    const size_t slash = value.rfind('/');
-    if (slash != std::string_view::npos && value.find('.') != std::string_view::npos &&
-        slash + 1 < value.size()) {
-      value = value.substr(slash + 1);  // a host and path: the value is the last segment
-    }
-    if (value.size() >= min_length && !fn(context, value)) return false;
-    const size_t tail = value.rfind('/');
-    if (tail != std::string_view::npos && value.size() - tail - 1 >= min_length &&
-        !fn(context, value.substr(tail + 1))) {
-      return false;
-    }
+    const size_t quoted =
+        QuotedValueBegin(text, b, e, std::max(hard_stop, std::min(pad_begin, window)));
+    // The piece after '#' too: a value recorded elsewhere may be sent inside a quoted literal.
+    if (quoted != b && !YieldValue(text.substr(b, e - b), min_length, fn, context)) return false;
+    if (!YieldValue(text.substr(quoted, e - quoted), min_length, fn, context)) return false;
   }
   return true;
 }

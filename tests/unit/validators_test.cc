@@ -57,6 +57,32 @@ TEST(Validators, ExtractValue) {
   EXPECT_EQ(ExtractValue(j, j.size(), j.size()), "Zq8vN2xLw4Rt7YpK1mBsQ9");
 }
 
+// A quoted literal goes on through '#' (a password's symbol); unquoted, or between quotes that
+// differ, '#' still ends the value (a URL fragment, a comment).
+TEST(Validators, QuotedValueGoesThroughHash) {
+  const std::string q = R"(vm_password = "Zq7mR2#pLw9")";
+  EXPECT_EQ(ExtractValue(q, q.size(), q.size()), "Zq7mR2#pLw9");
+  const std::string s = "'pass': 'a#b#Kx9mQ2vL'";
+  EXPECT_EQ(ExtractValue(s, s.size(), s.size()), "a#b#Kx9mQ2vL");
+  const std::string bare = "password=Zq7mR2#pLw9";
+  EXPECT_EQ(ExtractValue(bare, bare.size(), bare.size()), "pLw9");
+  const std::string mixed = R"(x = 'Zq7mR2#pLw9")";
+  EXPECT_EQ(ExtractValue(mixed, mixed.size(), mixed.size()), "pLw9");
+  const std::string url = R"(href="https://example.com/cb#access_token=Zq7mR2pLw9x")";
+  EXPECT_EQ(ExtractValue(url, url.size(), url.size()), "Zq7mR2pLw9x");
+  // Both pieces are carried: the whole literal and what follows the '#'.
+  std::vector<std::string> got;
+  ForEachCarriedValue(
+      q, 4,
+      [](void* ctx, std::string_view v) {
+        static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
+        return true;
+      },
+      &got);
+  EXPECT_NE(std::find(got.begin(), got.end(), "Zq7mR2#pLw9"), got.end());
+  EXPECT_NE(std::find(got.begin(), got.end(), "pLw9"), got.end());
+}
+
 TEST(Validators, Placeholders) {
   for (const char* p :
        {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
