@@ -17,6 +17,19 @@
 namespace doberman::internal {
 namespace {
 
+// Every value ForEachCarriedValue offers for `text`, in order.
+std::vector<std::string> CarriedValues(std::string_view text, size_t min_length) {
+  std::vector<std::string> got;
+  ForEachCarriedValue(
+      text, min_length,
+      [](void* ctx, std::string_view v) {
+        static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
+        return true;
+      },
+      &got);
+  return got;
+}
+
 TEST(Validators, Entropy) {
   EXPECT_DOUBLE_EQ(ShannonEntropy(""), 0);
   EXPECT_DOUBLE_EQ(ShannonEntropy("aaaa"), 0);
@@ -71,14 +84,7 @@ TEST(Validators, QuotedValueGoesThroughHash) {
   const std::string url = R"(href="https://example.com/cb#access_token=Zq7mR2pLw9x")";
   EXPECT_EQ(ExtractValue(url, url.size(), url.size()), "Zq7mR2pLw9x");
   // Both pieces are carried: the whole literal and what follows the '#'.
-  std::vector<std::string> got;
-  ForEachCarriedValue(
-      q, 4,
-      [](void* ctx, std::string_view v) {
-        static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
-        return true;
-      },
-      &got);
+  const std::vector<std::string> got = CarriedValues(q, 4);
   EXPECT_NE(std::find(got.begin(), got.end(), "Zq7mR2#pLw9"), got.end());
   EXPECT_NE(std::find(got.begin(), got.end(), "pLw9"), got.end());
 }
@@ -378,14 +384,7 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
       const std::string_view v = ExtractValue(text, e, e);
       if (v.size() >= 2) expected.emplace_back(v);
     }
-    std::vector<std::string> got;
-    ForEachCarriedValue(
-        text, 2,
-        [](void* ctx, std::string_view v) {
-          static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
-          return true;
-        },
-        &got);
+    const std::vector<std::string> got = CarriedValues(text, 2);
     // Every ExtractValue value is yielded, in order; extra yields are URL-path tails only.
     size_t k = 0;
     for (const std::string& g : got) {
@@ -395,14 +394,7 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
   }
   // The 4 KiB window of ExtractValue applies too.
   const std::string long_value(5000, 'a');
-  std::vector<std::string> got;
-  ForEachCarriedValue(
-      long_value, 8,
-      [](void* ctx, std::string_view v) {
-        static_cast<std::vector<std::string>*>(ctx)->emplace_back(v);
-        return true;
-      },
-      &got);
+  const std::vector<std::string> got = CarriedValues(long_value, 8);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0], std::string(ExtractValue(long_value, 5000, 5000)));
 }
