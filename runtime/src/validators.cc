@@ -32,6 +32,16 @@ size_t QuotedValueBegin(std::string_view text, size_t b, size_t e, size_t hard_b
   if (e >= text.size() || !IsQuote(text[e]) || text[hard_begin - 1] != text[e]) return b;
   return hard_begin;
 }
+// A host and path (`example.com/AKIA...`) is not one value: '.' never occurs in base64, so a run
+// with both '.' and '/' is a URL path, and the value is its last segment.
+std::string_view LastSegmentOfHostPath(std::string_view run) {
+  const size_t slash = run.rfind('/');
+  if (slash != std::string_view::npos && run.find('.') != std::string_view::npos &&
+      slash + 1 < run.size()) {
+    return run.substr(slash + 1);
+  }
+  return run;
+}
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsHex(char c) { return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 char Lower(char c) { return IsUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
@@ -186,15 +196,7 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
       --hard;
     }
     b = QuotedValueBegin(text, b, e, hard);
-    // A host and path (`example.com/AKIA...`) is not one value: '.' never occurs in base64, so a
-    // run with both '.' and '/' is a URL path, and the value is its last segment.
-    std::string_view wide = text.substr(b, e - b);
-    const size_t slash = wide.rfind('/');
-    if (slash != std::string_view::npos && wide.find('.') != std::string_view::npos &&
-        slash + 1 < wide.size()) {
-      return wide.substr(slash + 1);
-    }
-    return wide;
+    return LastSegmentOfHostPath(text.substr(b, e - b));
   }
   std::string_view match = text.substr(start, end - start);
   size_t sep = match.find_last_of("=:");
@@ -351,15 +353,11 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
 
 namespace {
 
-// Hands `value` to `fn` as ExtractValue would bound it (a host and path: its last segment), and
-// its own last path segment too; false when `fn` says stop.
-bool YieldValue(std::string_view value, size_t min_length,
+// Hands the run `run` to `fn` as ExtractValue would bound it (a host and path: its last segment),
+// and that value's own last path segment too; false when `fn` says stop.
+bool YieldValue(std::string_view run, size_t min_length,
                 bool (*fn)(void* context, std::string_view value), void* context) {
-  const size_t slash = value.rfind('/');
-  if (slash != std::string_view::npos && value.find('.') != std::string_view::npos &&
-      slash + 1 < value.size()) {
-    value = value.substr(slash + 1);  // a host and path: the value is the last segment
-  }
+  const std::string_view value = LastSegmentOfHostPath(run);
   if (value.size() >= min_length && !fn(context, value)) return false;
   const size_t tail = value.rfind('/');
   return tail == std::string_view::npos || value.size() - tail - 1 < min_length ||
