@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -16,10 +17,13 @@
 namespace doberman::state {
 namespace {
 
-// 2: value_ledger_value (lookups across sessions, for proxies that cannot name one). A version-1
-// store is brought up to date on open (every statement of the schema is IF NOT EXISTS).
-constexpr int kSchemaVersion = 2;
+// 2: value_ledger_value (lookups across sessions, for proxies that cannot name one). 3: the
+// ledger generation is also kept in ledger.gen, which a version-2 writer would not update (so it
+// must refuse the store). Older stores are brought up to date on open (every statement of the
+// schema is IF NOT EXISTS).
+constexpr int kSchemaVersion = 3;
 constexpr const char* kDbFile = "state.db";
+constexpr const char* kGenerationFile = "ledger.gen";
 constexpr const char* kLockFile = "state.lock";
 using Chain = std::array<uint8_t, 32>;
 
@@ -172,6 +176,7 @@ int CheckpointWhenLong(void* busy_timeout_ms, sqlite3* db, const char* name, int
 }  // namespace
 
 StateStore::~StateStore() {
+  if (generation_fd_ >= 0) ::close(generation_fd_);
   sqlite3_finalize(lookup_);
   sqlite3_finalize(ledger_generation_);
   sqlite3_close_v2(db_);
@@ -188,6 +193,17 @@ std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLim
     s->key_ = dir.key;
     s->limits_ = limits;
     s->path_ = path;
+    // Without it a cached session could not learn of another process's writes: no store at all.
+    const std::string generation = dir.path + "/" + kGenerationFile;
+    s->generation_fd_ =
+        ::open(generation.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+    struct stat gst {};
+    if (s->generation_fd_ < 0 || ::fstat(s->generation_fd_, &gst) != 0 || !S_ISREG(gst.st_mode) ||
+        gst.st_uid != ::geteuid()) {
+      *error = "state store " + generation + ": " +
+               (s->generation_fd_ < 0 ? std::strerror(errno) : "not a regular file of ours");
+      return nullptr;
+    }
     const int rc = sqlite3_open_v2(
         path.c_str(), &s->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
         nullptr);
@@ -403,11 +419,39 @@ bool StateStore::ForEachSessionValue(
   return true;
 }
 
+// Inside the write transaction. The new generation is above both the one in meta and the one in
+// the file, so the file's value only ever grows (also across a rebuilt database), and it is
+// written before the commit: a process that reads the file after the commit sees a value its cache
+// was not loaded at. A writer that dies after writing the file leaves it ahead of meta, which only
+// sends readers to meta until the next write.
 bool StateStore::BumpLedgerGeneration(std::string* error) {
-  return Exec(
-      "INSERT INTO meta(k, v) VALUES('ledger_generation', 1) ON CONFLICT(k) DO UPDATE SET v = v + "
-      "1",
-      error);
+  int64_t stored = 0;
+  if (!LedgerGeneration(&stored)) return (*error = DbError(db_, "generation"), false);
+  const int64_t next = std::max(stored, FileGeneration()) + 1;
+  Stmt put(db_,
+           "INSERT INTO meta(k, v) VALUES('ledger_generation', ?) ON CONFLICT(k) DO UPDATE SET v = "
+           "excluded.v");
+  if (!put.ok()) return (*error = DbError(db_, "generation"), false);
+  put.Int(1, next);
+  if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "generation"), false);
+  uint8_t bytes[8];
+  for (int i = 0; i < 8; ++i)
+    bytes[i] = static_cast<uint8_t>(static_cast<uint64_t>(next) >> (8 * i));
+  if (::pwrite(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+    *error =
+        "state store: cannot write " + std::string(kGenerationFile) + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+int64_t StateStore::FileGeneration() const {
+  uint8_t bytes[8];
+  if (::pread(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
+    return -1;
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+  return static_cast<int64_t>(v & 0x7fffffffffffffffULL);
 }
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
@@ -473,11 +517,17 @@ bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fing
   const int64_t oldest = now - limits_.value_ttl_seconds;
   if (++lookups_ > 1) {
     // From the second lookup on: the session's values in memory, current as of the ledger's
-    // generation (our own writes drop the cache in RecordValues).
-    int64_t version = -1;
-    if (!LedgerGeneration(&version)) return (*error = DbError(db_, "lookup"), false);
-    if (!cache_valid_ || version != cached_version_ || cached_session_ != session) {
-      if (!LoadSession(session, version, error)) return false;
+    // generation (our own writes drop the cache in RecordValues). The generation file still
+    // holding the value the cache was loaded at means no write since (BumpLedgerGeneration);
+    // anything else is checked against meta.
+    const bool fresh =
+        cache_valid_ && cached_session_ == session && FileGeneration() == cached_version_;
+    if (!fresh) {
+      int64_t version = -1;
+      if (!LedgerGeneration(&version)) return (*error = DbError(db_, "lookup"), false);
+      if (!cache_valid_ || version != cached_version_ || cached_session_ != session) {
+        if (!LoadSession(session, version, error)) return false;
+      }
     }
     for (const Fingerprint& v : values) {
       const auto it = cached_values_.find(v);

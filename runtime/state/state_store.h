@@ -133,9 +133,12 @@ class StateStore {
                            const std::function<void(const Fingerprint&, ValueKind, int64_t)>& fn);
   // Runs `body` inside one read transaction (one lock, one snapshot) and ends it.
   bool InReadTransaction(std::string* error, const std::function<bool()>& body);
-  // Marks the value ledger changed (other connections' cached sessions reload).
+  // Marks the value ledger changed (other connections' cached sessions reload): a new generation
+  // in meta and, before the commit, in the generation file.
   bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
+  // The generation file's value (-1 when it cannot be read whole).
+  int64_t FileGeneration() const;
 
   struct FingerprintHash {
     size_t operator()(const Fingerprint& f) const {
@@ -150,6 +153,8 @@ class StateStore {
   };
 
   sqlite3* db_ = nullptr;
+  // DIR/ledger.gen: the value ledger's generation as 8 bytes, readable without SQLite's locks.
+  int generation_fd_ = -1;
   sqlite3_stmt* lookup_ = nullptr;  // prepared once: preparing costs more than a lookup
   sqlite3_stmt* ledger_generation_ =
       nullptr;  // the ledger's generation in meta (see LedgerGeneration)

@@ -1,7 +1,8 @@
 // The session-memory store (runtime/state): the state directory's safety checks and key, the value
 // ledger (per session, most severe kind, TTL), the decision log's chain (appends verify; an edited,
-// deleted or truncated row is found), a corrupt database rebuilt, a newer schema refused, many
-// processes creating one new store together, and many processes writing at once.
+// deleted or truncated row is found), a cached session kept current across connections, a corrupt
+// database rebuilt, a newer schema refused, many processes creating one new store together, and
+// many processes writing at once.
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -300,6 +301,51 @@ TEST_F(StateStoreTest, CorruptDatabaseIsMovedAsideAndRebuilt) {
   EXPECT_EQ(k, ValueKind::kNone);
   EXPECT_EQ(Mode(dir_ + "/state.db"), 0600);
   EXPECT_EQ(std::system(("ls " + dir_ + "/state.db.corrupt-* >/dev/null 2>&1").c_str()), 0);
+}
+
+// A long-lived connection keeps a looked-up session in memory and trusts it while ledger.gen holds
+// the generation it was loaded at. Another connection's write (another process, as far as SQLite
+// and the file are concerned) must reach it at once; a generation file that is ahead of the
+// database (a writer that died between the two), truncated, or recreated after the database was
+// rebuilt must never leave a stale answer.
+TEST_F(StateStoreTest, ACachedSessionSeesOtherConnectionsWrites) {
+  StateDir d;
+  auto reader = OpenStore(&d);
+  auto writer = OpenStore(&d);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_NE(writer, nullptr);
+  std::string error;
+  const Fingerprint session = Fp(1);
+  auto lookup = [&](const Fingerprint& value) {
+    ValueKind k = ValueKind::kSecret;
+    EXPECT_TRUE(reader->LookupValues(session, {value}, 100, &k, &error)) << error;
+    return k;
+  };
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(10)}, ValueKind::kUntrusted, 100, &error));
+  EXPECT_EQ(lookup(Fp(10)), ValueKind::kUntrusted);
+  EXPECT_EQ(lookup(Fp(10)), ValueKind::kUntrusted);  // from the second lookup on: the cache
+  EXPECT_EQ(lookup(Fp(11)), ValueKind::kNone);
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(11)}, ValueKind::kSecret, 100, &error));
+  EXPECT_EQ(lookup(Fp(11)), ValueKind::kSecret);
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(10)}, ValueKind::kSecret, 100, &error));
+  EXPECT_EQ(lookup(Fp(10)), ValueKind::kSecret);
+
+  // The file ahead of the database: lookups go to the database, and stay right.
+  const std::string gen = dir_ + "/ledger.gen";
+  const int fd = ::open(gen.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  const uint8_t ahead[8] = {0xff, 0xff, 0, 0, 0, 0, 0, 0};
+  ASSERT_EQ(::pwrite(fd, ahead, sizeof ahead, 0), 8);
+  EXPECT_EQ(lookup(Fp(12)), ValueKind::kNone);
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(12)}, ValueKind::kSecret, 100, &error));
+  EXPECT_EQ(lookup(Fp(12)), ValueKind::kSecret);
+  // Truncated: the same.
+  ASSERT_EQ(::ftruncate(fd, 0), 0);
+  ::close(fd);
+  EXPECT_EQ(lookup(Fp(12)), ValueKind::kSecret);
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(13)}, ValueKind::kSecret, 100, &error));
+  EXPECT_EQ(lookup(Fp(13)), ValueKind::kSecret);
+  EXPECT_EQ(Mode(gen), 0600);
 }
 
 TEST_F(StateStoreTest, NewerSchemaIsRefusedNotDiscarded) {
