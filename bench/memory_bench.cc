@@ -1,7 +1,7 @@
 // Session memory's cost in process (Google Benchmark): a 200-byte outbound command decided alone,
 // and decided plus judged against a ledger of 100,000 recorded values
-// (doberman_memory_check_outbound: the command's value fingerprints, then one lookup each);
-// recording a shown .env file.
+// (doberman_memory_check_outbound: the command's values tagged, the fingerprints of those whose tag
+// the session holds, one lookup each), the check alone; recording a shown .env file.
 //
 // Also a tool mode for bench/run's whole-process comparison:
 //   memory_bench --fill DIR N    creates state directory DIR with N recorded values (N/1000
@@ -29,7 +29,8 @@ constexpr const char* kCommand =
     "\"green\",\"branch\":\"release/2.7\"}' https://ci-metrics.internal.example.com/api/v2/"
     "builds/4821/report --retry 3 --max-time 20";
 
-// Fills `dir` with `n` recorded values spread over n/1000 sessions ("bench-0", "bench-1", ...).
+// Fills `dir` with `n` recorded values spread over n/1000 sessions ("bench-0", "bench-1", ...),
+// each with a tag, as values recorded from a hit or a shown text are.
 bool Fill(const std::string& dir, int64_t n) {
   state::StateDir d;
   std::string error;
@@ -40,12 +41,14 @@ bool Fill(const std::string& dir, int64_t n) {
   if (store == nullptr) return std::fprintf(stderr, "%s\n", error.c_str()), false;
   const int64_t now = static_cast<int64_t>(std::time(nullptr));
   for (int64_t s = 0; s * 1000 < n; ++s) {
-    std::vector<state::Fingerprint> values;
+    std::vector<state::RecordedValue> values;
     for (int64_t i = s * 1000; i < std::min(n, (s + 1) * 1000); ++i) {
-      state::Fingerprint f{};
-      std::memcpy(f.data(), &i, sizeof i);
-      f[15] = 0x5A;
-      values.push_back(f);
+      state::RecordedValue v;
+      std::memcpy(v.fingerprint.data(), &i, sizeof i);
+      v.fingerprint[15] = 0x5A;
+      v.tag = static_cast<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL;  // spread like a keyed tag
+      v.tagged = true;
+      values.push_back(v);
     }
     const state::Fingerprint session =
         state::SessionFingerprint(d.key, "bench-" + std::to_string(s));
@@ -115,6 +118,20 @@ void BM_DecideOutboundWithMemory(benchmark::State& state) {
   }
 }
 
+// The memory check alone (what BM_DecideOutboundWithMemory adds to BM_DecideOutbound, measured
+// without the decision's own noise).
+void BM_CheckOutbound(benchmark::State& state) {
+  MemoryFixture& f = Fixture();
+  if (f.memory == nullptr) return state.SkipWithError("set DOBERMAN_BENCH_PACK and _PUBKEY");
+  const doberman_call call = CommandCall();
+  const doberman_string session{"bench-7", 7};
+  for (auto _ : state) {
+    doberman_verdict v = DOBERMAN_PASS;
+    doberman_memory_check_outbound(f.memory, f.lp->scratch, session, &call, &v);
+    benchmark::DoNotOptimize(v);
+  }
+}
+
 // The part of the check that does not touch the store: the command's value fingerprints.
 void BM_ValueFingerprints(benchmark::State& state) {
   MemoryFixture& f = Fixture();
@@ -143,6 +160,7 @@ void BM_RecordShownEnvFile(benchmark::State& state) {
 
 BENCHMARK(BM_DecideOutbound);
 BENCHMARK(BM_DecideOutboundWithMemory);
+BENCHMARK(BM_CheckOutbound);
 BENCHMARK(BM_ValueFingerprints);
 BENCHMARK(BM_RecordShownEnvFile);
 

@@ -16,6 +16,7 @@ namespace doberman::guard {
 namespace {
 
 using state::Fingerprint;
+using state::RecordedValue;
 using state::ValueKind;
 
 // The texts of one call that can carry a value off the machine (or, for tool output, into the
@@ -30,26 +31,39 @@ std::vector<const std::string*> TextsOf(const CallInput& c) {
   return out;
 }
 
-// Fingerprints of the values carried by `calls` (all of them when `only` is null), at most
-// state::kMaxCarriedValues. False when there were more: the caller raises.
-bool CarriedValues(const std::vector<CallInput>& calls, const std::vector<size_t>* only,
-                   doberman_scratch* scratch, std::vector<Fingerprint>* out) {
+// The values carried by every call, with their tags, at most state::kMaxCarriedValues. False when
+// there were more: the caller raises.
+bool CarriedValues(const std::vector<CallInput>& calls, doberman_scratch* scratch,
+                   std::vector<RecordedValue>* out) {
   bool complete = true;
-  auto take = [&](const CallInput& c) {
+  for (const CallInput& c : calls) {
     for (const std::string* text : TextsOf(c))
       complete = state::CarriedValues(scratch, *text, state::kMaxCarriedValues, out) && complete;
-  };
-  if (only != nullptr) {
-    for (size_t i : *only) take(calls[i]);
-  } else {
-    for (const CallInput& c : calls) take(c);
+  }
+  return complete;
+}
+
+// Fingerprints of the values the calls numbered `only` carry, only those `filter` lets through
+// when there is one (state::CarriedValues), at most state::kMaxCarriedValues. False when there
+// were more: the caller raises.
+bool CarriedFingerprints(const std::vector<CallInput>& calls, const std::vector<size_t>& only,
+                         doberman_scratch* scratch, const state::TagFilter* filter,
+                         std::vector<Fingerprint>* out) {
+  bool complete = true;
+  size_t counted = 0;
+  for (size_t i : only) {
+    for (const std::string* text : TextsOf(calls[i])) {
+      complete =
+          state::CarriedValues(scratch, *text, state::kMaxCarriedValues, filter, &counted, out) &&
+          complete;
+    }
   }
   return complete;
 }
 
 // The secrets shown to the model by every call's content and prompt segments.
 bool ShownSecrets(const std::vector<CallInput>& calls, const doberman_pack* pack,
-                  doberman_scratch* scratch, std::vector<Fingerprint>* out) {
+                  doberman_scratch* scratch, std::vector<RecordedValue>* out) {
   bool complete = true;
   for (const CallInput& c : calls) {
     if (!c.content.empty())
@@ -67,12 +81,13 @@ bool Acts(HookEvent e) { return e == HookEvent::kPreToolUse || e == HookEvent::k
 void SessionMemory::AddShownSecrets(const ParsedPayload& payload, const doberman_pack* pack,
                                     doberman_scratch* scratch, Decision* d) const {
   if (store_ == nullptr || !ShowsText(payload.event)) return;
-  std::vector<Fingerprint> found;
+  std::vector<RecordedValue> found;
   if (!ShownSecrets(payload.calls, pack, scratch, &found)) {
     d->Raise(DOBERMAN_AUTH, "values_unrecorded",
              "the shown text could not be searched for secrets completely");
   }
-  for (const Fingerprint& f : found) {
+  for (const RecordedValue& v : found) {
+    const Fingerprint& f = v.fingerprint;
     if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
       d->secret_values.push_back(f);
   }
@@ -179,10 +194,11 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
   if (ShowsText(payload.event)) {
     // What the model is shown: its secrets are remembered as secrets; when a rule flagged the
     // content (an injection, say), every value it carries is remembered as untrusted.
-    std::vector<Fingerprint> secrets;
-    for (const auto& v : d->secret_values) secrets.push_back(v);
+    std::vector<RecordedValue> secrets;
+    for (const auto& f : d->secret_values) secrets.push_back({f, 0, false});
     const bool scanned = ShownSecrets(payload.calls, pack, scratch, &secrets);
-    for (const Fingerprint& f : secrets) {
+    for (const RecordedValue& v : secrets) {
+      const Fingerprint& f = v.fingerprint;
       if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
         d->secret_values.push_back(f);
     }
@@ -193,8 +209,8 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
                "the shown text could not be searched for secrets completely");
     }
     if (d->flagged) {
-      std::vector<Fingerprint> carried;
-      const bool complete = CarriedValues(payload.calls, nullptr, scratch, &carried);
+      std::vector<RecordedValue> carried;
+      const bool complete = CarriedValues(payload.calls, scratch, &carried);
       if (!store_->RecordValues(session, carried, ValueKind::kUntrusted, now, &error))
         return Unavailable(error, d);
       if (!complete) {
@@ -219,8 +235,14 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
              "sends data off the machine right after a turn flagged as a possible injection");
   }
   if (d->outbound_calls.empty()) return;
+  // A session named by the payload is held in memory by a long-lived process (the service): its
+  // tags then spare the fingerprints of values it cannot hold.
+  const state::TagFilter* filter = nullptr;
+  if (!payload.any_session && !store_->PrepareLookup(session, &filter, &error))
+    return Unavailable(error, d);
   std::vector<Fingerprint> carried;
-  const bool complete = CarriedValues(payload.calls, &d->outbound_calls, scratch, &carried);
+  const bool complete =
+      CarriedFingerprints(payload.calls, d->outbound_calls, scratch, filter, &carried);
   ValueKind worst = ValueKind::kNone;
   const bool looked = payload.any_session
                           ? store_->LookupValuesInAnySession(carried, now, &worst, &error)

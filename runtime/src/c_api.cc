@@ -247,7 +247,7 @@ void doberman_scratch_free(doberman_scratch* scratch) { delete scratch; }
 doberman_status doberman_scratch_set_fingerprint_key(doberman_scratch* scratch,
                                                      const uint8_t key[32]) {
   if (scratch == nullptr || key == nullptr) return DOBERMAN_E_ARGUMENT;
-  std::memcpy(scratch->fingerprint_key, key, 32);
+  scratch->SetFingerprintKey(key);
   return DOBERMAN_OK;
 }
 
@@ -402,38 +402,63 @@ int doberman_rule_has_tag(const doberman_pack* pack, uint32_t rule, const char* 
   return 0;
 }
 
-doberman_status doberman_value_fingerprints(doberman_scratch* scratch, doberman_string text,
-                                            size_t min_length, size_t max_values,
-                                            doberman_fingerprint_fn fn, void* context) {
+namespace {
+
+uint64_t ValueTag(const doberman_scratch* scratch, std::string_view value) {
+  uint8_t bytes[crypto_shorthash_siphash24_BYTES];
+  crypto_shorthash_siphash24(bytes, reinterpret_cast<const uint8_t*>(value.data()), value.size(),
+                             scratch->tag_key);
+  uint64_t tag = 0;
+  for (size_t i = 0; i < sizeof bytes; ++i) tag |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+  return tag;
+}
+
+// The values `text` carries (and those of one decoded layer of its encoded runs), each once: its
+// tag (SipHash-2-4 under the scratch's tag key), and, when `filter` is NULL or accepts the tag, its
+// fingerprint (keyed BLAKE2b, as a hit's), passed to `fn`. Shared by doberman_value_fingerprints
+// and doberman_value_tags.
+doberman_status WalkValues(doberman_scratch* scratch, doberman_string text, size_t min_length,
+                           size_t max_values, doberman_tag_filter_fn filter,
+                           doberman_tagged_value_fn fn, void* context) {
   if (scratch == nullptr || fn == nullptr || (text.data == nullptr && text.size != 0))
     return DOBERMAN_E_ARGUMENT;
   const std::string_view in(text.data == nullptr ? "" : text.data, text.size);
   try {
     struct Found {
+      uint64_t tag;
       std::array<uint8_t, 16> fingerprint;
       int decoded;
+      bool wanted;
     };
     struct Walk {
-      const uint8_t* key = nullptr;
+      const doberman_scratch* scratch = nullptr;
+      doberman_tag_filter_fn filter = nullptr;
+      void* context = nullptr;
       size_t max_values = 0;
       int decoded = 0;
       bool overflow = false;
       std::vector<Found> found;
     };
     Walk walk;
-    walk.key = scratch->fingerprint_key;
+    walk.scratch = scratch;
+    walk.filter = filter;
+    walk.context = context;
     walk.max_values = max_values;
     auto on_value = [](void* ctx, std::string_view value) {
       auto* w = static_cast<Walk*>(ctx);
-      Found f{{}, w->decoded};
-      crypto_generichash(f.fingerprint.data(), f.fingerprint.size(),
-                         reinterpret_cast<const uint8_t*>(value.data()), value.size(), w->key, 32);
+      const auto* bytes = reinterpret_cast<const uint8_t*>(value.data());
+      const uint64_t tag = ValueTag(w->scratch, value);
       for (const Found& g : w->found) {
-        if (g.fingerprint == f.fingerprint) return true;
+        if (g.tag == tag) return true;
       }
       if (w->found.size() == w->max_values) {
         w->overflow = true;
         return false;
+      }
+      Found f{tag, {}, w->decoded, w->filter == nullptr || w->filter(w->context, tag) != 0};
+      if (f.wanted) {
+        crypto_generichash(f.fingerprint.data(), f.fingerprint.size(), bytes, value.size(),
+                           w->scratch->fingerprint_key, sizeof w->scratch->fingerprint_key);
       }
       w->found.push_back(f);
       return true;
@@ -448,11 +473,52 @@ doberman_status doberman_value_fingerprints(doberman_scratch* scratch, doberman_
           if (!walk.overflow && doberman::internal::DecodeRun(in, run, limits, &decoded))
             doberman::internal::ForEachCarriedValue(decoded, floor, on_value, &walk);
         });
-    for (const Found& f : walk.found) fn(context, f.fingerprint.data(), f.decoded);
+    for (const Found& f : walk.found) {
+      if (f.wanted) fn(context, f.tag, f.fingerprint.data(), f.decoded);
+    }
     return walk.overflow || too_many_runs ? DOBERMAN_E_LIMIT : DOBERMAN_OK;
   } catch (const std::bad_alloc&) {
     return DOBERMAN_E_NO_MEMORY;
   } catch (...) {
     return DOBERMAN_E_INTERNAL;
   }
+}
+
+}  // namespace
+
+doberman_status doberman_value_fingerprints(doberman_scratch* scratch, doberman_string text,
+                                            size_t min_length, size_t max_values,
+                                            doberman_fingerprint_fn fn, void* context) {
+  if (fn == nullptr) return DOBERMAN_E_ARGUMENT;
+  struct Forward {
+    doberman_fingerprint_fn fn;
+    void* context;
+  } forward{fn, context};
+  return WalkValues(
+      scratch, text, min_length, max_values, nullptr,
+      [](void* ctx, uint64_t, const uint8_t fingerprint[16], int decoded) {
+        auto* f = static_cast<Forward*>(ctx);
+        f->fn(f->context, fingerprint, decoded);
+      },
+      &forward);
+}
+
+doberman_status doberman_value_tags(doberman_scratch* scratch, doberman_string text,
+                                    size_t min_length, size_t max_values,
+                                    doberman_tag_filter_fn filter, doberman_tagged_value_fn fn,
+                                    void* context) {
+  return WalkValues(scratch, text, min_length, max_values, filter, fn, context);
+}
+
+doberman_status doberman_value_tag(const doberman_scratch* scratch, doberman_string value,
+                                   uint64_t* tag, uint8_t fingerprint[16]) {
+  if (scratch == nullptr || tag == nullptr || fingerprint == nullptr ||
+      (value.data == nullptr && value.size != 0)) {
+    return DOBERMAN_E_ARGUMENT;
+  }
+  const std::string_view v(value.data == nullptr ? "" : value.data, value.size);
+  *tag = ValueTag(scratch, v);
+  crypto_generichash(fingerprint, 16, reinterpret_cast<const uint8_t*>(v.data()), v.size(),
+                     scratch->fingerprint_key, sizeof scratch->fingerprint_key);
+  return DOBERMAN_OK;
 }

@@ -289,8 +289,17 @@ void AddHit(Scratch& s, uint32_t r, doberman_verdict verdict, size_t* dropped) {
 
 }  // namespace
 
+void Scratch::SetFingerprintKey(const uint8_t key[32]) {
+  std::memcpy(fingerprint_key, key, sizeof fingerprint_key);
+  static const char kDomain[] = "doberman value tag v1";
+  crypto_generichash(tag_key, sizeof tag_key, reinterpret_cast<const uint8_t*>(kDomain),
+                     sizeof kDomain - 1, fingerprint_key, sizeof fingerprint_key);
+}
+
 Scratch::Scratch(const Pack& p) : pack(p) {
-  randombytes_buf(fingerprint_key, sizeof fingerprint_key);
+  uint8_t key[32];
+  randombytes_buf(key, sizeof key);
+  SetFingerprintKey(key);
   const size_t patterns = pack.patterns.size(), rules = pack.rules.size();
   pattern_hit.assign(patterns, 0);
   pattern_span.assign(patterns, ByteSpan{});

@@ -51,6 +51,9 @@ struct Scratch {
   // one of its PackDatabase::scratch_slot. Filled by CloneHsScratch.
   std::array<hs_scratch_t*, kScratchSlots> hs{};
   uint8_t fingerprint_key[32];
+  // SipHash-2-4 key of value tags (doberman_value_tags), derived from fingerprint_key.
+  uint8_t tag_key[16];
+  void SetFingerprintKey(const uint8_t key[32]);
 
   // Reused views (the walk over a call's units).
   UnitBuffers views;

@@ -10,14 +10,14 @@
 namespace doberman::internal {
 namespace {
 
-bool IsTokenChar(unsigned char c) {
+constexpr bool IsTokenChar(unsigned char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' ||
          c == '/' || c == '=' || c == '_' || c == '-';
 }
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 // The characters that end a value going backwards (ExtractValue, ForEachCarriedValue: both must
 // bound a value alike, or a recorded secret and the same secret seen later would differ).
-bool EndsValueBackwards(char c) {
+constexpr bool EndsValueBackwards(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\'' || c == '`' ||
          c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
 }
@@ -364,18 +364,35 @@ bool YieldValue(std::string_view run, size_t min_length,
          fn(context, value.substr(tail + 1));
 }
 
+// ForEachCarriedValue's byte classes, one table lookup per byte (the walk runs over every outbound
+// call): the classes are exactly IsTokenChar (without '/', which ends a value) and
+// EndsValueBackwards.
+enum : uint8_t { kValueByte = 1, kStopByte = 2, kEqualsByte = 4, kHashByte = 8 };
+constexpr std::array<uint8_t, 256> kCarriedClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    const auto u = static_cast<unsigned char>(c);
+    if (IsTokenChar(u) && c != '/') t[c] |= kValueByte;
+    if (EndsValueBackwards(static_cast<char>(c))) t[c] |= kStopByte;
+  }
+  t['='] |= kEqualsByte;
+  t['#'] |= kHashByte;
+  return t;
+}();
+
 }  // namespace
 
 bool ForEachCarriedValue(std::string_view text, size_t min_length,
                          bool (*fn)(void* context, std::string_view value), void* context) {
   constexpr size_t kMaxValue = 4096;  // as in ExtractValue
   const size_t n = text.size();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t last_stop = SIZE_MAX;       // last backward stop before the current '=' block
   size_t last_hard_stop = SIZE_MAX;  // the same, '#' not counted (QuotedValueBegin)
   size_t eq_block_begin = SIZE_MAX;  // start of the run of '=' ending at the current position
   for (size_t e = 1; e <= n; ++e) {
-    const char c = text[e - 1];
-    if (c == '=') {
+    const uint8_t k = kCarriedClass[bytes[e - 1]];
+    if ((k & kEqualsByte) != 0) {
       if (eq_block_begin == SIZE_MAX) eq_block_begin = e - 1;
     } else {
       if (eq_block_begin != SIZE_MAX) {
@@ -383,14 +400,14 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
         last_hard_stop = e - 2;
       }
       eq_block_begin = SIZE_MAX;
-      if (EndsValueBackwards(c)) {
+      if ((k & kStopByte) != 0) {
         last_stop = e - 1;
-        if (c != '#') last_hard_stop = e - 1;
+        if ((k & kHashByte) == 0) last_hard_stop = e - 1;
       }
     }
     // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
-    if (!IsTokenChar(static_cast<unsigned char>(c)) || c == '/') continue;
-    if (e < n && IsTokenChar(static_cast<unsigned char>(text[e])) && text[e] != '/') continue;
+    if ((k & kValueByte) == 0) continue;
+    if (e < n && (kCarriedClass[bytes[e]] & kValueByte) != 0) continue;
     // Trailing '=' is padding, part of the value; the stop before it bounds the value, and so does
     // ExtractValue's window of kMaxValue bytes (which the padding may exceed on its own).
     const size_t stop = last_stop == SIZE_MAX ? 0 : last_stop + 1;

@@ -100,7 +100,7 @@ doberman_status doberman_memory_record_shown(doberman_memory* memory, const dobe
     return DOBERMAN_E_ARGUMENT;
   }
   return Guarded([&]() {
-    std::vector<Fingerprint> secrets;
+    std::vector<doberman::state::RecordedValue> secrets;
     const bool complete =
         doberman::state::ShownSecrets(pack, scratch, View(tool), View(text), &secrets);
     std::string error;
@@ -117,7 +117,7 @@ doberman_status doberman_memory_record_untrusted(doberman_memory* memory, doberm
   if (memory == nullptr || scratch == nullptr || !Valid(session) || !Valid(text))
     return DOBERMAN_E_ARGUMENT;
   return Guarded([&]() {
-    std::vector<Fingerprint> values;
+    std::vector<doberman::state::RecordedValue> values;
     const bool complete = doberman::state::CarriedValues(
         scratch, View(text), doberman::state::kMaxCarriedValues, &values);
     std::string error;
@@ -139,24 +139,31 @@ doberman_status doberman_memory_check_outbound(doberman_memory* memory, doberman
     return DOBERMAN_E_ARGUMENT;
   }
   return Guarded([&]() {
-    std::vector<Fingerprint> values;
-    bool complete = true;
     for (doberman_string s : {call->command, call->url, call->content, call->path}) {
       if (!Valid(s)) return DOBERMAN_E_ARGUMENT;
-      complete = doberman::state::CarriedValues(scratch, View(s),
-                                                doberman::state::kMaxCarriedValues, &values) &&
-                 complete;
     }
     for (size_t i = 0; i < call->arg_count; ++i) {
       if (call->args == nullptr || !Valid(call->args[i])) return DOBERMAN_E_ARGUMENT;
-      complete = doberman::state::CarriedValues(scratch, View(call->args[i]),
-                                                doberman::state::kMaxCarriedValues, &values) &&
-                 complete;
     }
-    doberman::state::ValueKind worst = doberman::state::ValueKind::kNone;
+    const Fingerprint who = Session(memory, session);
     std::string error;
-    if (!memory->store->LookupValues(Session(memory, session), values, Now(), &worst, &error))
-      return DOBERMAN_E_IO;
+    // Held in memory from the second lookup on: the session's tags then spare the fingerprints
+    // of the values it cannot hold.
+    const doberman::state::TagFilter* filter = nullptr;
+    if (!memory->store->PrepareLookup(who, &filter, &error)) return DOBERMAN_E_IO;
+    std::vector<Fingerprint> values;
+    size_t counted = 0;
+    bool complete = true;
+    auto carried = [&](doberman_string s) {
+      complete =
+          doberman::state::CarriedValues(scratch, View(s), doberman::state::kMaxCarriedValues,
+                                         filter, &counted, &values) &&
+          complete;
+    };
+    for (doberman_string s : {call->command, call->url, call->content, call->path}) carried(s);
+    for (size_t i = 0; i < call->arg_count; ++i) carried(call->args[i]);
+    doberman::state::ValueKind worst = doberman::state::ValueKind::kNone;
+    if (!memory->store->LookupValues(who, values, Now(), &worst, &error)) return DOBERMAN_E_IO;
     *verdict = worst == doberman::state::ValueKind::kSecret      ? DOBERMAN_BLOCK
                : worst == doberman::state::ValueKind::kUntrusted ? DOBERMAN_AUTH
                                                                  : DOBERMAN_PASS;

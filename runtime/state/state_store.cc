@@ -19,8 +19,8 @@ namespace {
 
 // 2: value_ledger_value (lookups across sessions, for proxies that cannot name one). 3: the
 // ledger generation is also kept in ledger.gen, which a version-2 writer would not update (so it
-// must refuse the store). Older stores are brought up to date on open (every statement of the
-// schema is IF NOT EXISTS).
+// must refuse the store), and value_ledger.tag. Older stores are brought up to date on open
+// (every statement of the schema is IF NOT EXISTS; the tag column is added).
 constexpr int kSchemaVersion = 3;
 constexpr const char* kDbFile = "state.db";
 constexpr const char* kGenerationFile = "ledger.gen";
@@ -30,7 +30,8 @@ using Chain = std::array<uint8_t, 32>;
 const char kSchema[] =
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE IF NOT EXISTS value_ledger(session BLOB NOT NULL, value BLOB NOT NULL,"
-    " kind INTEGER NOT NULL, seen INTEGER NOT NULL, PRIMARY KEY(session, value)) WITHOUT ROWID;"
+    " kind INTEGER NOT NULL, seen INTEGER NOT NULL, tag INTEGER,"
+    " PRIMARY KEY(session, value)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS value_ledger_seen ON value_ledger(seen);"
     "CREATE INDEX IF NOT EXISTS value_ledger_value ON value_ledger(value);"
     "CREATE TABLE IF NOT EXISTS decision_log(seq INTEGER PRIMARY KEY, at INTEGER NOT NULL,"
@@ -296,7 +297,14 @@ bool StateStore::Setup(std::string* error) {
     return false;
   }
   if (!Exec("PRAGMA journal_mode=WAL", error) || !Begin(true, error)) return false;
+  bool has_tag = false;
+  {
+    Stmt probe(db_, "SELECT tag FROM value_ledger LIMIT 0");
+    has_tag = probe.ok();
+  }
   if (!Exec(kSchema, error) ||
+      (!has_tag && version > 0 &&
+       !Exec("ALTER TABLE value_ledger ADD COLUMN tag INTEGER", error)) ||
       !Exec(("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), error)) {
     Rollback();
     return false;
@@ -334,24 +342,32 @@ bool StateStore::Expire(int64_t now, std::string* error) {
 
 bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                               ValueKind kind, int64_t now, std::string* error) {
+  std::vector<RecordedValue> untagged(values.size());
+  for (size_t i = 0; i < values.size(); ++i) untagged[i].fingerprint = values[i];
+  return RecordValues(session, untagged, kind, now, error);
+}
+
+bool StateStore::RecordValues(const Fingerprint& session, const std::vector<RecordedValue>& values,
+                              ValueKind kind, int64_t now, std::string* error) {
   if (values.empty()) return true;
   cache_valid_ = false;  // the generation bumped below is ours: drop the cache outright
   if (!Begin(true, error)) return false;
   {
     Stmt put(db_,
-             "INSERT INTO value_ledger(session, value, kind, seen) VALUES(?,?,?,?) "
+             "INSERT INTO value_ledger(session, value, kind, seen, tag) VALUES(?,?,?,?,?) "
              "ON CONFLICT(session, value) DO UPDATE SET kind=max(kind, excluded.kind), "
-             "seen=excluded.seen");
+             "seen=excluded.seen, tag=coalesce(excluded.tag, tag)");
     if (!put.ok()) {
       *error = DbError(db_, "record");
       Rollback();
       return false;
     }
-    for (const Fingerprint& v : values) {
+    for (const RecordedValue& v : values) {
       put.Blob(1, session.data(), session.size());
-      put.Blob(2, v.data(), v.size());
+      put.Blob(2, v.fingerprint.data(), v.fingerprint.size());
       put.Int(3, static_cast<int>(kind));
       put.Int(4, now);
+      if (v.tagged) put.Int(5, static_cast<int64_t>(v.tag));  // else NULL (Reset clears it)
       if (put.Step() != SQLITE_DONE) {
         *error = DbError(db_, "record");
         Rollback();
@@ -471,11 +487,24 @@ bool StateStore::LedgerGeneration(int64_t* version) {
 bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::string* error) {
   cache_valid_ = false;
   cached_values_.clear();
-  if (!ForEachSessionValue(session, error, [&](const Fingerprint& v, ValueKind kind, int64_t seen) {
-        cached_values_[v] = {kind, seen};
-      })) {
-    return false;
+  cached_filter_.Reset(/*all=*/false, cached_values_.bucket_count());
+  Stmt q(db_, "SELECT value, kind, seen, tag FROM value_ledger WHERE session=?");
+  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
+  q.Blob(1, session.data(), session.size());
+  int rc;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
+    Fingerprint v{};
+    std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
+    cached_values_[v] = {static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)),
+                         sqlite3_column_int64(q.get(), 2)};
+    if (sqlite3_column_type(q.get(), 3) == SQLITE_NULL) {
+      cached_filter_.AllowAll();
+    } else {
+      cached_filter_.Insert(static_cast<uint64_t>(sqlite3_column_int64(q.get(), 3)));
+    }
   }
+  if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
   cached_session_ = session;
   cached_version_ = version;
   cache_valid_ = true;
@@ -510,16 +539,16 @@ bool StateStore::InReadTransaction(std::string* error, const std::function<bool(
   return ok;
 }
 
-bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
-                              int64_t now, ValueKind* worst, std::string* error) {
-  *worst = ValueKind::kNone;
-  if (values.empty()) return true;
-  const int64_t oldest = now - limits_.value_ttl_seconds;
-  if (++lookups_ > 1) {
-    // From the second lookup on: the session's values in memory, current as of the ledger's
-    // generation (our own writes drop the cache in RecordValues). The generation file still
-    // holding the value the cache was loaded at means no write since (BumpLedgerGeneration);
-    // anything else is checked against meta.
+bool StateStore::PrepareLookup(const Fingerprint& session, const TagFilter** filter,
+                               std::string* error) {
+  *filter = nullptr;
+  prepared_ = false;
+  // From the second lookup on: the session's values in memory, current as of the ledger's
+  // generation (our own writes drop the cache in RecordValues). The generation file still holding
+  // the value the cache was loaded at means no write since (BumpLedgerGeneration); anything else
+  // is checked against meta.
+  use_cache_ = ++lookups_ > 1;
+  if (use_cache_) {
     const bool fresh =
         cache_valid_ && cached_session_ == session && FileGeneration() == cached_version_;
     if (!fresh) {
@@ -528,6 +557,29 @@ bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fing
       if (!cache_valid_ || version != cached_version_ || cached_session_ != session) {
         if (!LoadSession(session, version, error)) return false;
       }
+    }
+    *filter = &cached_filter_;
+  }
+  prepared_ = true;
+  prepared_session_ = session;
+  return true;
+}
+
+bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
+                              int64_t now, ValueKind* worst, std::string* error) {
+  *worst = ValueKind::kNone;
+  if (!prepared_ || prepared_session_ != session) {
+    const TagFilter* unused = nullptr;
+    if (!PrepareLookup(session, &unused, error)) return false;
+  }
+  prepared_ = false;
+  if (values.empty()) return true;
+  const int64_t oldest = now - limits_.value_ttl_seconds;
+  if (use_cache_) {
+    if (!cache_valid_ || cached_session_ != session) {  // a write since PrepareLookup
+      int64_t version = -1;
+      if (!LedgerGeneration(&version)) return (*error = DbError(db_, "lookup"), false);
+      if (!LoadSession(session, version, error)) return false;
     }
     for (const Fingerprint& v : values) {
       const auto it = cached_values_.find(v);

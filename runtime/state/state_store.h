@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "state_dir.h"
+#include "tag_filter.h"
 #include "turn_sketch.h"
 
 struct sqlite3;
@@ -28,6 +29,14 @@ namespace doberman::state {
 
 // What a recorded value is. Ordered: a lookup reports the most severe kind found.
 enum class ValueKind : int { kNone = 0, kUntrusted = 1, kSecret = 2 };
+
+// A value to record: its fingerprint and, when the caller knows it, its tag (doberman_value_tags),
+// with which a cached session skips the fingerprints of values it cannot hold.
+struct RecordedValue {
+  Fingerprint fingerprint{};
+  uint64_t tag = 0;
+  bool tagged = false;
+};
 
 struct StoreLimits {
   int64_t value_ttl_seconds = 24 * 3600;
@@ -69,7 +78,10 @@ class StateStore {
                                           bool* rebuilt, std::string* error);
 
   // Records `values` for `session` as `kind` (an existing row keeps the more severe kind and is
-  // refreshed). One transaction; also expires old rows.
+  // refreshed, and keeps its tag unless one is given). One transaction; also expires old rows.
+  bool RecordValues(const Fingerprint& session, const std::vector<RecordedValue>& values,
+                    ValueKind kind, int64_t now, std::string* error);
+  // The same for values whose tags are not known.
   bool RecordValues(const Fingerprint& session, const std::vector<Fingerprint>& values,
                     ValueKind kind, int64_t now, std::string* error);
 
@@ -85,6 +97,12 @@ class StateStore {
   // The most severe kind recorded for any of `values` in `session` (kNone when none).
   bool LookupValues(const Fingerprint& session, const std::vector<Fingerprint>& values, int64_t now,
                     ValueKind* worst, std::string* error);
+  // Readies the next LookupValues of `session`. From a store's second lookup on, the session's
+  // values are held in memory, and `*filter` then says which tags they can have: a value whose
+  // tag it rejects cannot be among them and need not be fingerprinted or looked up. Otherwise
+  // `*filter` is null (look every value up). The filter stays valid until the next call on this
+  // store.
+  bool PrepareLookup(const Fingerprint& session, const TagFilter** filter, std::string* error);
 
   // Appends one row: assigns its sequence number and chains it to the previous row.
   bool AppendLog(LogRow* row, std::string* error);
@@ -165,6 +183,11 @@ class StateStore {
   Fingerprint cached_session_{};
   int64_t cached_version_ = -1;
   std::unordered_map<Fingerprint, Recorded, FingerprintHash> cached_values_;
+  TagFilter cached_filter_;
+  // PrepareLookup ran for prepared_session_ and the next LookupValues of it uses what it found.
+  bool prepared_ = false;
+  bool use_cache_ = false;
+  Fingerprint prepared_session_{};
   Key key_{};
   StoreLimits limits_;
   std::string path_;

@@ -12,10 +12,25 @@ void AddOnce(const Fingerprint& f, std::vector<Fingerprint>* out) {
   if (std::find(out->begin(), out->end(), f) == out->end()) out->push_back(f);
 }
 
+void AddOnce(const RecordedValue& v, std::vector<RecordedValue>* out) {
+  for (RecordedValue& w : *out) {
+    if (w.fingerprint != v.fingerprint) continue;
+    if (!w.tagged && v.tagged) w = v;
+    return;
+  }
+  out->push_back(v);
+}
+
+Fingerprint Copy(const uint8_t fingerprint[16]) {
+  Fingerprint f{};
+  std::copy(fingerprint, fingerprint + 16, f.begin());
+  return f;
+}
+
 }  // namespace
 
 bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::string_view tool,
-                  std::string_view text, std::vector<Fingerprint>* out) {
+                  std::string_view text, std::vector<RecordedValue>* out) {
   bool complete = true;
   size_t offset = 0;
   for (size_t scans = 0;; ++scans) {
@@ -32,9 +47,24 @@ bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::str
     for (size_t i = 0; i < result.hit_count; ++i) {
       const doberman_hit& h = result.hits[i];
       if (doberman_rule_has_tag(pack, h.rule, "secret") == 0) continue;
-      Fingerprint f{};
-      std::copy(std::begin(h.fingerprint), std::end(h.fingerprint), f.begin());
-      if (f != Fingerprint{}) AddOnce(f, out);
+      RecordedValue v;
+      v.fingerprint = Copy(h.fingerprint);
+      if (v.fingerprint == Fingerprint{}) continue;
+      // The span is the value itself when the hit is in the content as written: its tag is then
+      // the tag of those bytes, checked by the fingerprint they give (a span in another view of
+      // the text gives another fingerprint and the value stays untagged).
+      if (h.decoded == 0 && h.field == DOBERMAN_FIELD_CONTENT && h.start < h.end &&
+          h.end <= call.content.size) {
+        uint64_t tag = 0;
+        uint8_t check[16];
+        if (doberman_value_tag(scratch, {call.content.data + h.start, h.end - h.start}, &tag,
+                               check) == DOBERMAN_OK &&
+            Copy(check) == v.fingerprint) {
+          v.tag = tag;
+          v.tagged = true;
+        }
+      }
+      AddOnce(v, out);
       // Decoded hits' spans are in the decoded run, not the text: they cannot move us on.
       if (h.decoded == 0 && h.end > 0) next = std::min<size_t>(next, h.end);
     }
@@ -44,19 +74,50 @@ bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::str
 }
 
 bool CarriedValues(doberman_scratch* scratch, std::string_view text, size_t max_values,
-                   std::vector<Fingerprint>* out) {
+                   std::vector<RecordedValue>* out) {
   if (out->size() >= max_values) return text.empty();
+  const doberman_status s = doberman_value_tags(
+      scratch, {text.data(), text.size()}, kMinValueBytes, max_values - out->size(), nullptr,
+      [](void* ctx, uint64_t tag, const uint8_t fingerprint[16], int /*decoded*/) {
+        AddOnce(RecordedValue{Copy(fingerprint), tag, true},
+                static_cast<std::vector<RecordedValue>*>(ctx));
+      },
+      out);
+  return s == DOBERMAN_OK;
+}
+
+bool CarriedValues(doberman_scratch* scratch, std::string_view text, size_t max_values,
+                   const TagFilter* filter, size_t* counted, std::vector<Fingerprint>* out) {
+  if (filter == nullptr) {  // every value fingerprinted: the bound is on the distinct ones
+    *counted = out->size();
+    if (out->size() >= max_values) return text.empty();
+    const doberman_status s = doberman_value_fingerprints(
+        scratch, {text.data(), text.size()}, kMinValueBytes, max_values - out->size(),
+        [](void* ctx, const uint8_t fingerprint[16], int /*decoded*/) {
+          AddOnce(Copy(fingerprint), static_cast<std::vector<Fingerprint>*>(ctx));
+        },
+        out);
+    *counted = out->size();
+    return s == DOBERMAN_OK;
+  }
+  if (*counted >= max_values) return text.empty();
   struct Sink {
+    const TagFilter* filter;
+    size_t seen;
     std::vector<Fingerprint>* out;
-  } sink{out};
-  const doberman_status s = doberman_value_fingerprints(
-      scratch, {text.data(), text.size()}, kMinValueBytes, max_values - out->size(),
-      [](void* ctx, const uint8_t fingerprint[16], int /*decoded*/) {
-        Fingerprint f{};
-        std::copy(fingerprint, fingerprint + 16, f.begin());
-        AddOnce(f, static_cast<Sink*>(ctx)->out);
+  } sink{filter, 0, out};
+  const doberman_status s = doberman_value_tags(
+      scratch, {text.data(), text.size()}, kMinValueBytes, max_values - *counted,
+      [](void* ctx, uint64_t tag) {
+        auto* k = static_cast<Sink*>(ctx);
+        ++k->seen;
+        return k->filter->MayHold(tag) ? 1 : 0;
+      },
+      [](void* ctx, uint64_t, const uint8_t fingerprint[16], int /*decoded*/) {
+        AddOnce(Copy(fingerprint), static_cast<Sink*>(ctx)->out);
       },
       &sink);
+  *counted += sink.seen;
   return s == DOBERMAN_OK;
 }
 

@@ -11,6 +11,7 @@
 
 #include "doberman/doberman.h"
 #include "state_dir.h"
+#include "state_store.h"
 
 namespace doberman::state {
 
@@ -23,17 +24,24 @@ inline constexpr size_t kMaxCarriedValues = 512;
 // secret found, at most this many times.
 inline constexpr size_t kMaxSecretScans = 256;
 
-// Appends (without repeats) the fingerprints of the secrets in `text`: the text decided as written
-// content by `tool` (the scope secret rules read), hits of rules tagged `secret`. `scratch` must
-// carry the state key. False when a decision failed or the scan bound was reached: the caller must
-// raise, since values may be missing.
+// Appends (without repeats) the secrets in `text`: the text decided as written content by `tool`
+// (the scope secret rules read), hits of rules tagged `secret`, each with its tag when its span is
+// the value itself (a hit inside a decoded run is recorded untagged). `scratch` must carry the
+// state key. False when a decision failed or the scan bound was reached: the caller must raise,
+// since values may be missing.
 bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::string_view tool,
-                  std::string_view text, std::vector<Fingerprint>* out);
+                  std::string_view text, std::vector<RecordedValue>* out);
 
-// Appends (without repeats) the fingerprints of the values `text` carries, while `out` holds fewer
+// Appends (without repeats) the values `text` carries, with their tags, while `out` holds fewer
 // than `max_values`. False when there were more (or the scratch refused): the caller raises.
 bool CarriedValues(doberman_scratch* scratch, std::string_view text, size_t max_values,
-                   std::vector<Fingerprint>* out);
+                   std::vector<RecordedValue>* out);
+
+// The same as fingerprints only, for a lookup: with a `filter` (StateStore::PrepareLookup), only
+// the values whose tag it accepts, the others being absent from the session anyway. `counted` is
+// the number of values seen so far across calls for one payload (the bound applies to them all).
+bool CarriedValues(doberman_scratch* scratch, std::string_view text, size_t max_values,
+                   const TagFilter* filter, size_t* counted, std::vector<Fingerprint>* out);
 
 }  // namespace doberman::state
 

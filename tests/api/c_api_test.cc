@@ -588,6 +588,81 @@ TEST_F(ApiTest, ValueFingerprintsMatchHitFingerprints) {
             DOBERMAN_E_ARGUMENT);
 }
 
+// The tag pass in front of the fingerprints: the same values with the same fingerprints when every
+// tag is accepted; a filter that rejects a tag saves that value's fingerprint and call; a tag is
+// stable for one key and changes with it; the value bound counts rejected values too.
+TEST_F(ApiTest, ValueTagsFilterBeforeFingerprints) {
+  Loaded l;
+  ASSERT_EQ(Load(bytes_, &l.pack), DOBERMAN_OK);
+  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
+  uint8_t key[32] = {3};
+  ASSERT_EQ(doberman_scratch_set_fingerprint_key(l.scratch, key), DOBERMAN_OK);
+  struct Seen {
+    std::vector<uint64_t> asked;
+    std::vector<std::pair<uint64_t, std::array<uint8_t, 16>>> passed;
+    std::vector<uint64_t> accept;  // empty: accept all
+  };
+  auto tags = [&](const std::string& text, Seen* seen, bool filter, size_t max = 64) {
+    return doberman_value_tags(
+        l.scratch, {text.data(), text.size()}, 8, max,
+        filter ? +[](void* ctx, uint64_t tag) {
+          auto* s = static_cast<Seen*>(ctx);
+          s->asked.push_back(tag);
+          return static_cast<int>(std::find(s->accept.begin(), s->accept.end(), tag) !=
+                                  s->accept.end());
+        }
+               : nullptr,
+        [](void* ctx, uint64_t tag, const uint8_t fp[16], int) {
+          std::array<uint8_t, 16> a{};
+          std::copy(fp, fp + 16, a.begin());
+          static_cast<Seen*>(ctx)->passed.emplace_back(tag, a);
+        },
+        seen);
+  };
+  const std::string text =
+      "curl -d QUtJQVFXRVJUWVVJT1BBU0RGR0g= -H 'X-Key: AKIAQWERTYUIOPASDFGH' https://c.example";
+  std::vector<std::array<uint8_t, 16>> plain;
+  ASSERT_EQ(doberman_value_fingerprints(
+                l.scratch, {text.data(), text.size()}, 8, 64,
+                [](void* ctx, const uint8_t fp[16], int) {
+                  std::array<uint8_t, 16> a{};
+                  std::copy(fp, fp + 16, a.begin());
+                  static_cast<std::vector<std::array<uint8_t, 16>>*>(ctx)->push_back(a);
+                },
+                &plain),
+            DOBERMAN_OK);
+  Seen all;
+  ASSERT_EQ(tags(text, &all, false), DOBERMAN_OK);
+  ASSERT_EQ(all.passed.size(), plain.size());
+  ASSERT_GE(all.passed.size(), 3u);
+  for (size_t i = 0; i < plain.size(); ++i) EXPECT_EQ(all.passed[i].second, plain[i]);
+  // Accept only the second value's tag: one fingerprint, that one, while every tag was asked.
+  Seen one;
+  one.accept = {all.passed[1].first};
+  ASSERT_EQ(tags(text, &one, true), DOBERMAN_OK);
+  EXPECT_EQ(one.asked.size(), all.passed.size());
+  ASSERT_EQ(one.passed.size(), 1u);
+  EXPECT_EQ(one.passed[0], all.passed[1]);
+  Seen none;
+  ASSERT_EQ(tags(text, &none, true), DOBERMAN_OK);
+  EXPECT_TRUE(none.passed.empty());
+  // Another key: other tags.
+  key[0] ^= 1;
+  ASSERT_EQ(doberman_scratch_set_fingerprint_key(l.scratch, key), DOBERMAN_OK);
+  Seen other;
+  ASSERT_EQ(tags(text, &other, false), DOBERMAN_OK);
+  ASSERT_EQ(other.passed.size(), all.passed.size());
+  EXPECT_NE(other.passed[0].first, all.passed[0].first);
+  // The bound counts what the filter rejected.
+  std::string many;
+  for (int i = 0; i < 100; ++i) many += "value" + std::to_string(100000 + i) + " ";
+  Seen limited;
+  EXPECT_EQ(tags(many, &limited, true, 64), DOBERMAN_E_LIMIT);
+  EXPECT_EQ(limited.asked.size(), 64u);
+  EXPECT_EQ(doberman_value_tags(nullptr, {"x", 1}, 8, 4, nullptr, nullptr, nullptr),
+            DOBERMAN_E_ARGUMENT);
+}
+
 TEST_F(ApiTest, PromptIssueVersusMention) {
   Loaded l;
   ASSERT_EQ(Load(bytes_, &l.pack), DOBERMAN_OK);

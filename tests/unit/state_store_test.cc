@@ -348,6 +348,104 @@ TEST_F(StateStoreTest, ACachedSessionSeesOtherConnectionsWrites) {
   EXPECT_EQ(Mode(gen), 0600);
 }
 
+// The tags a cached session offers as a filter: none before the second lookup, exactly the recorded
+// tags while every value has one, everything once a value was recorded without its tag. A version-2
+// store (no tag column) gains the column on open and its old values count as untagged.
+TEST_F(StateStoreTest, TagFiltersFollowWhatWasRecorded) {
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(::mkdir(dir_.c_str(), 0700), 0);
+    StateDir d;
+    std::string error;
+    ASSERT_TRUE(OpenStateDir(dir_, &d, &error)) << error;
+    ASSERT_EQ(sqlite3_open((dir_ + "/state.db").c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "PRAGMA journal_mode=WAL;"
+                           "CREATE TABLE meta(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;"
+                           "CREATE TABLE value_ledger(session BLOB NOT NULL, value BLOB NOT NULL,"
+                           " kind INTEGER NOT NULL, seen INTEGER NOT NULL,"
+                           " PRIMARY KEY(session, value)) WITHOUT ROWID;"
+                           "PRAGMA user_version=2;",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    const Fingerprint old_session = SessionFingerprint(d.key, "old");
+    const Fingerprint old_value = Fp(30);
+    sqlite3_stmt* put = nullptr;
+    ASSERT_EQ(
+        sqlite3_prepare_v2(db, "INSERT INTO value_ledger VALUES(?,?,2,100)", -1, &put, nullptr),
+        SQLITE_OK);
+    sqlite3_bind_blob(put, 1, old_session.data(), 16, SQLITE_STATIC);
+    sqlite3_bind_blob(put, 2, old_value.data(), 16, SQLITE_STATIC);
+    ASSERT_EQ(sqlite3_step(put), SQLITE_DONE);
+    sqlite3_finalize(put);
+    sqlite3_close(db);
+  }
+  StateDir d;
+  auto s = OpenStore(&d);
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  const TagFilter* filter = nullptr;
+  ValueKind k = ValueKind::kNone;
+  const Fingerprint old_session = SessionFingerprint(d.key, "old");
+  ASSERT_TRUE(s->PrepareLookup(old_session, &filter, &error)) << error;
+  EXPECT_EQ(filter, nullptr);  // the first lookup goes to the database
+  ASSERT_TRUE(s->LookupValues(old_session, {Fp(30)}, 100, &k, &error)) << error;
+  EXPECT_EQ(k, ValueKind::kSecret);
+  ASSERT_TRUE(s->PrepareLookup(old_session, &filter, &error)) << error;
+  ASSERT_NE(filter, nullptr);
+  EXPECT_TRUE(filter->MayHold(12345));  // an untagged (version-2) value: anything may be it
+  ASSERT_TRUE(s->LookupValues(old_session, {Fp(30)}, 100, &k, &error)) << error;
+  EXPECT_EQ(k, ValueKind::kSecret);
+
+  const Fingerprint session = Fp(1);
+  ASSERT_TRUE(s->RecordValues(session, std::vector<RecordedValue>{{Fp(10), 77, true}},
+                              ValueKind::kSecret, 100, &error))
+      << error;
+  ASSERT_TRUE(s->PrepareLookup(session, &filter, &error)) << error;
+  ASSERT_NE(filter, nullptr);
+  EXPECT_TRUE(filter->MayHold(77));
+  EXPECT_FALSE(filter->MayHold(78));
+  ASSERT_TRUE(s->LookupValues(session, {Fp(10)}, 100, &k, &error)) << error;
+  EXPECT_EQ(k, ValueKind::kSecret);
+  // The same value again without its tag keeps the tag; another value without one opens the filter.
+  ASSERT_TRUE(s->RecordValues(session, {Fp(10)}, ValueKind::kSecret, 100, &error)) << error;
+  ASSERT_TRUE(s->PrepareLookup(session, &filter, &error)) << error;
+  EXPECT_FALSE(filter->MayHold(78));
+  ASSERT_TRUE(s->RecordValues(session, {Fp(11)}, ValueKind::kUntrusted, 100, &error)) << error;
+  ASSERT_TRUE(s->PrepareLookup(session, &filter, &error)) << error;
+  EXPECT_TRUE(filter->MayHold(78));
+  ASSERT_TRUE(s->LookupValues(session, {Fp(11)}, 100, &k, &error)) << error;
+  EXPECT_EQ(k, ValueKind::kUntrusted);
+}
+
+TEST(TagFilter, HoldsWhatWasInsertedAndNothingElse) {
+  TagFilter f;
+  f.Reset(/*all=*/false, 4);
+  EXPECT_FALSE(f.MayHold(1));
+  EXPECT_FALSE(f.MayHold(0));
+  std::vector<uint64_t> in;
+  uint64_t x = 0x1234567;
+  for (int i = 0; i < 3000; ++i) {  // grows past its first size many times
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    in.push_back(x);
+    f.Insert(x);
+  }
+  f.Insert(0);
+  f.Insert(in[0]);  // twice: still held
+  for (uint64_t t : in) EXPECT_TRUE(f.MayHold(t));
+  EXPECT_TRUE(f.MayHold(0));
+  int false_hits = 0;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    false_hits += f.MayHold(x ^ 0x5555) ? 1 : 0;
+  }
+  EXPECT_EQ(false_hits, 0);
+  f.AllowAll();
+  EXPECT_TRUE(f.MayHold(42));
+  f.Reset(/*all=*/false, 0);
+  EXPECT_FALSE(f.MayHold(in[5]));
+}
+
 TEST_F(StateStoreTest, NewerSchemaIsRefusedNotDiscarded) {
   StateDir d;
   { auto s = OpenStore(&d); }
