@@ -159,6 +159,10 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
           v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(first + i),
                        b.segments.segments[i]);
         }
+        if (!pack.scopes[kScopeCommandText].empty()) {
+          v.ScriptUnit(kScopeCommandText, DOBERMAN_FIELD_COMMAND,
+                       static_cast<uint32_t>(first + b.segments.count), b.script);
+        }
       }
     }
   }
@@ -174,7 +178,9 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
   // unseen. Only BLOCK verdicts count there (v.ScriptUnit): a script is not run yet, and the AUTH a
   // command gets for ordinary work (a download, a package install) would ask about every script
   // written. A script the normalizer cannot read whole keeps the segments read so far and does not
-  // raise the call's status: this is an extra reading of content already judged as text.
+  // raise the call's status: this is an extra reading of content already judged as text. The
+  // script's text is also read as a command line's raw text (the fork bombs, relays and endless
+  // spawning loops that command_text rules find across segments).
   const std::string_view script = content.empty() || pack.scopes[kScopeCommand].empty()
                                       ? std::string_view()
                                       : ScriptCommands(path, content, &b.script);
@@ -184,6 +190,10 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
     for (size_t i = 0; i < b.segments.count; ++i) {
       v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_CONTENT, static_cast<uint32_t>(i + 1),
                    b.segments.segments[i]);
+    }
+    if (!pack.scopes[kScopeCommandText].empty()) {
+      v.ScriptUnit(kScopeCommandText, DOBERMAN_FIELD_CONTENT,
+                   static_cast<uint32_t>(b.segments.count + 1), script);
     }
   }
   with_decoded(kScopeUrl, DOBERMAN_FIELD_URL, 0, bounded(StringOf(call.url), max_string),
