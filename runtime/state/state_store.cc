@@ -402,9 +402,10 @@ bool StateStore::TakeValues(const Fingerprint& session,
   if (!any) return true;
   cache_valid_ = false;
   if (!Begin(true, error)) return false;
-  bool ok = ForEachSessionValue(session, error, [&](const Fingerprint& v, ValueKind kind, int64_t) {
-    taken->emplace_back(v, kind);
-  });
+  bool ok = ForEachSessionValue(
+      session, error, [&](const Fingerprint& v, ValueKind kind, int64_t, const uint64_t*) {
+        taken->emplace_back(v, kind);
+      });
   if (ok) {
     Stmt del(db_, "DELETE FROM value_ledger WHERE session=?");
     if (del.ok()) del.Blob(1, session.data(), session.size());
@@ -420,8 +421,8 @@ bool StateStore::TakeValues(const Fingerprint& session,
 
 bool StateStore::ForEachSessionValue(
     const Fingerprint& session, std::string* error,
-    const std::function<void(const Fingerprint&, ValueKind, int64_t seen)>& fn) {
-  Stmt q(db_, "SELECT value, kind, seen FROM value_ledger WHERE session=?");
+    const std::function<void(const Fingerprint&, ValueKind, int64_t, const uint64_t*)>& fn) {
+  Stmt q(db_, "SELECT value, kind, seen, tag FROM value_ledger WHERE session=?");
   if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
   q.Blob(1, session.data(), session.size());
   int rc;
@@ -429,7 +430,10 @@ bool StateStore::ForEachSessionValue(
     if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
     Fingerprint v{};
     std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
-    fn(v, static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)), sqlite3_column_int64(q.get(), 2));
+    const bool tagged = sqlite3_column_type(q.get(), 3) != SQLITE_NULL;
+    const auto tag = static_cast<uint64_t>(sqlite3_column_int64(q.get(), 3));
+    fn(v, static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)), sqlite3_column_int64(q.get(), 2),
+       tagged ? &tag : nullptr);
   }
   if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
   return true;
@@ -488,23 +492,18 @@ bool StateStore::LoadSession(const Fingerprint& session, int64_t version, std::s
   cache_valid_ = false;
   cached_values_.clear();
   cached_filter_.Reset(/*all=*/false, cached_values_.bucket_count());
-  Stmt q(db_, "SELECT value, kind, seen, tag FROM value_ledger WHERE session=?");
-  if (!q.ok()) return (*error = DbError(db_, "lookup"), false);
-  q.Blob(1, session.data(), session.size());
-  int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) {
-    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
-    Fingerprint v{};
-    std::memcpy(v.data(), sqlite3_column_blob(q.get(), 0), v.size());
-    cached_values_[v] = {static_cast<ValueKind>(sqlite3_column_int(q.get(), 1)),
-                         sqlite3_column_int64(q.get(), 2)};
-    if (sqlite3_column_type(q.get(), 3) == SQLITE_NULL) {
-      cached_filter_.AllowAll();
-    } else {
-      cached_filter_.Insert(static_cast<uint64_t>(sqlite3_column_int64(q.get(), 3)));
-    }
+  if (!ForEachSessionValue(
+          session, error,
+          [&](const Fingerprint& v, ValueKind kind, int64_t seen, const uint64_t* tag) {
+            cached_values_[v] = {kind, seen};
+            if (tag == nullptr) {
+              cached_filter_.AllowAll();
+            } else {
+              cached_filter_.Insert(*tag);
+            }
+          })) {
+    return false;
   }
-  if (rc != SQLITE_DONE) return (*error = DbError(db_, "lookup"), false);
   cached_session_ = session;
   cached_version_ = version;
   cache_valid_ = true;

@@ -146,9 +146,11 @@ class StateStore {
   void Rollback();
   bool Expire(int64_t now, std::string* error);
   bool LoadSession(const Fingerprint& session, int64_t version, std::string* error);
-  // Every value recorded for `session`, with its kind and when it was last seen.
-  bool ForEachSessionValue(const Fingerprint& session, std::string* error,
-                           const std::function<void(const Fingerprint&, ValueKind, int64_t)>& fn);
+  // Every value recorded for `session`, with its kind, when it was last seen and its tag (null when
+  // it was recorded without one).
+  bool ForEachSessionValue(
+      const Fingerprint& session, std::string* error,
+      const std::function<void(const Fingerprint&, ValueKind, int64_t, const uint64_t*)>& fn);
   // Runs `body` inside one read transaction (one lock, one snapshot) and ends it.
   bool InReadTransaction(std::string* error, const std::function<bool()>& body);
   // Marks the value ledger changed (other connections' cached sessions reload): a new generation
