@@ -73,6 +73,17 @@ class Stmt {
   int rc_ = SQLITE_ERROR;
 };
 
+// The store's 8-byte integers (the log chain's digest input, its meta row, ledger.gen) are
+// little-endian.
+void PutU64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint64_t GetU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
+  return v;
+}
+
 std::string DbError(sqlite3* db, const std::string& what) {
   return "state store: " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
 }
@@ -97,10 +108,8 @@ Chain ChainDigest(const Key& key, const Chain& previous, const LogRow& row) {
   crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(kDomain), sizeof kDomain);
   crypto_generichash_update(&st, previous.data(), previous.size());
   uint8_t fixed[8 + 8 + 16 + 1];
-  for (int i = 0; i < 8; ++i)
-    fixed[i] = static_cast<uint8_t>(static_cast<uint64_t>(row.seq) >> (8 * i));
-  for (int i = 0; i < 8; ++i)
-    fixed[8 + i] = static_cast<uint8_t>(static_cast<uint64_t>(row.at_ms) >> (8 * i));
+  PutU64(fixed, static_cast<uint64_t>(row.seq));
+  PutU64(fixed + 8, static_cast<uint64_t>(row.at_ms));
   std::memcpy(fixed + 16, row.session.data(), row.session.size());
   fixed[32] = static_cast<uint8_t>(row.verdict);
   crypto_generichash_update(&st, fixed, sizeof fixed);
@@ -455,8 +464,7 @@ bool StateStore::BumpLedgerGeneration(std::string* error) {
   put.Int(1, next);
   if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "generation"), false);
   uint8_t bytes[8];
-  for (int i = 0; i < 8; ++i)
-    bytes[i] = static_cast<uint8_t>(static_cast<uint64_t>(next) >> (8 * i));
+  PutU64(bytes, static_cast<uint64_t>(next));
   if (::pwrite(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
     *error =
         "state store: cannot write " + std::string(kGenerationFile) + ": " + std::strerror(errno);
@@ -469,9 +477,7 @@ int64_t StateStore::FileGeneration() const {
   uint8_t bytes[8];
   if (::pread(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
     return -1;
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(bytes[i]) << (8 * i);
-  return static_cast<int64_t>(v & 0x7fffffffffffffffULL);
+  return static_cast<int64_t>(GetU64(bytes) & 0x7fffffffffffffffULL);
 }
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
@@ -624,16 +630,14 @@ bool ReadChainMeta(sqlite3* db, const char* name, int64_t* seq, Chain* chain) {
   if (rc == SQLITE_DONE) return true;  // no row yet: the chain starts at zero
   if (rc != SQLITE_ROW || sqlite3_column_bytes(q.get(), 0) != 8 + 32) return false;
   const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q.get(), 0));
-  uint64_t s = 0;
-  for (int i = 0; i < 8; ++i) s |= static_cast<uint64_t>(p[i]) << (8 * i);
-  *seq = static_cast<int64_t>(s);
+  *seq = static_cast<int64_t>(GetU64(p));
   std::memcpy(chain->data(), p + 8, 32);
   return true;
 }
 
 bool WriteChainMeta(sqlite3* db, const char* name, int64_t seq, const Chain& chain) {
   uint8_t v[8 + 32];
-  for (int i = 0; i < 8; ++i) v[i] = static_cast<uint8_t>(static_cast<uint64_t>(seq) >> (8 * i));
+  PutU64(v, static_cast<uint64_t>(seq));
   std::memcpy(v + 8, chain.data(), 32);
   Stmt put(db, "INSERT OR REPLACE INTO meta(k, v) VALUES(?, ?)");
   if (!put.ok()) return false;
