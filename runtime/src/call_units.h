@@ -131,6 +131,21 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
     if (overflow) v.Status(DOBERMAN_E_LIMIT);
   };
 
+  // A script being written (below), numbered from unit `first` in `field`: its commands, then its
+  // text as a command line's raw text, both for BLOCK only. Normalization problems are not the
+  // call's: the script is an extra reading of text the call is judged on anyway.
+  auto script_units = [&](doberman_field field, size_t first, std::string_view script) {
+    b.segments.Clear();
+    (void)pack.shell->Normalize(script, &b.segments);
+    for (size_t i = 0; i < b.segments.count; ++i) {
+      v.ScriptUnit(kScopeCommand, field, static_cast<uint32_t>(first + i), b.segments.segments[i]);
+    }
+    if (!pack.scopes[kScopeCommandText].empty()) {
+      v.ScriptUnit(kScopeCommandText, field, static_cast<uint32_t>(first + b.segments.count),
+                   script);
+    }
+  };
+
   unit(kScopeTool, DOBERMAN_FIELD_TOOL, 0, bounded(StringOf(call.tool), max_string), false,
        kAllOrigins);
   std::string_view command = StringOf(call.command);
@@ -152,17 +167,7 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
         for (size_t k = 0; k < b.segments.written_script_count; ++k) {
           b.script.append(b.segments.written_scripts[k]).push_back('\n');
         }
-        const size_t first = b.segments.count + 1;
-        b.segments.Clear();
-        (void)pack.shell->Normalize(b.script, &b.segments);
-        for (size_t i = 0; i < b.segments.count; ++i) {
-          v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(first + i),
-                       b.segments.segments[i]);
-        }
-        if (!pack.scopes[kScopeCommandText].empty()) {
-          v.ScriptUnit(kScopeCommandText, DOBERMAN_FIELD_COMMAND,
-                       static_cast<uint32_t>(first + b.segments.count), b.script);
-        }
+        script_units(DOBERMAN_FIELD_COMMAND, b.segments.count + 1, b.script);
       }
     }
   }
@@ -184,18 +189,7 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
   const std::string_view script = content.empty() || pack.scopes[kScopeCommand].empty()
                                       ? std::string_view()
                                       : ScriptCommands(path, content, &b.script);
-  if (!script.empty()) {
-    b.segments.Clear();
-    (void)pack.shell->Normalize(script, &b.segments);
-    for (size_t i = 0; i < b.segments.count; ++i) {
-      v.ScriptUnit(kScopeCommand, DOBERMAN_FIELD_CONTENT, static_cast<uint32_t>(i + 1),
-                   b.segments.segments[i]);
-    }
-    if (!pack.scopes[kScopeCommandText].empty()) {
-      v.ScriptUnit(kScopeCommandText, DOBERMAN_FIELD_CONTENT,
-                   static_cast<uint32_t>(b.segments.count + 1), script);
-    }
-  }
+  if (!script.empty()) script_units(DOBERMAN_FIELD_CONTENT, 1, script);
   with_decoded(kScopeUrl, DOBERMAN_FIELD_URL, 0, bounded(StringOf(call.url), max_string),
                kAllOrigins, false);
   for (size_t i = 0; i < call.arg_count; ++i) {
