@@ -27,6 +27,17 @@ const std::string* Lookup(const SegmentList::Scratch& sc, std::string_view name)
   return nullptr;
 }
 
+// `$1`..`$9`, `$@`, `$*`: the names a function call binds (ExpandFunctionCalls).
+bool IsPositionalName(char c) { return (c >= '1' && c <= '9') || c == '@' || c == '*'; }
+
+// The slot of remembered function `name`, or fn_count when there is none.
+size_t FindFunction(const SegmentList::Scratch& sc, std::string_view name) {
+  for (size_t k = 0; k < sc.fn_count; ++k) {
+    if (sc.fn_names[k] == name) return k;
+  }
+  return sc.fn_count;
+}
+
 // `echo WORDS` / `echo -n WORDS` / `printf WORD` whose words are plain literals (quotes allowed, no
 // expansion, escape, operator or format directive): what it prints, without the newline. Anything
 // else is not resolved (false).
@@ -87,7 +98,7 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       continue;
     }
     const char c = v[k + 1];
-    if ((c >= '1' && c <= '9') || c == '@' || c == '*') {  // positional, bound by a function call
+    if (IsPositionalName(c)) {
       if (const std::string* value = Lookup(sc, v.substr(k + 1, 1))) {
         out->append(*value);
         changed = true;
@@ -108,8 +119,7 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       if (close != std::string_view::npos) {
         const std::string_view name = v.substr(k + 2, close - k - 2);
         const std::string* value = Lookup(sc, name);
-        const bool positional = name.size() == 1 && ((name[0] >= '1' && name[0] <= '9') ||
-                                                     name[0] == '@' || name[0] == '*');
+        const bool positional = name.size() == 1 && IsPositionalName(name[0]);
         if (value != nullptr && !name.empty() &&
             (positional ||
              (IsNameStart(name[0]) && std::all_of(name.begin(), name.end(), IsNameChar)))) {
@@ -294,10 +304,7 @@ void ShellNormalizer::Impl::RememberFunction(std::string_view body) {
   if (ctx.in_function || sc.fn_pending.empty()) return;
   const size_t close = body.rfind('}');
   if (close != std::string_view::npos) body = body.substr(0, close);
-  size_t slot = sc.fn_count;
-  for (size_t k = 0; k < sc.fn_count; ++k) {
-    if (sc.fn_names[k] == sc.fn_pending) slot = k;
-  }
+  const size_t slot = FindFunction(sc, sc.fn_pending);
   if (slot == sc.fn_count) {
     if (sc.fn_count == kMaxShellFunctions) return;  // its calls then stay as written
     if (sc.fn_names.size() <= slot) {
@@ -318,10 +325,7 @@ void ShellNormalizer::Impl::NoteFunctionCall(const Level& lv, std::string_view n
                                              size_t e) {
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (sc.fn_count == 0 || ctx.in_function || ctx.substituting || ctx.stop) return;
-  size_t f = sc.fn_count;
-  for (size_t k = 0; k < sc.fn_count; ++k) {
-    if (sc.fn_names[k] == name) f = k;
-  }
+  const size_t f = FindFunction(sc, name);
   if (f == sc.fn_count || sc.fn_bodies[f].find('$') == std::string::npos) return;
   if (sc.fn_calls == kMaxShellFunctionCalls) {
     ctx.Raise(ShellStatus::kTooManySegments);
