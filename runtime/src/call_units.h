@@ -160,12 +160,13 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
         unit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
              b.segments.segments[i], false, kAllOrigins);
       }
-      // A script written through a here-document (`cat > deploy.sh <<'EOF'` with a shell #! line)
-      // is read like a script written with the Write tool below: its commands, for BLOCK only.
-      if (b.segments.written_script_count > 0) {
+      // A script written through a here-document (`cat > deploy.sh <<'EOF'` with a shell #! line),
+      // and a command ssh or kubectl exec sends to another machine, are read like a script written
+      // with the Write tool below: their commands, for BLOCK only.
+      if (b.segments.detached_script_count > 0) {
         b.script.clear();
-        for (size_t k = 0; k < b.segments.written_script_count; ++k) {
-          b.script.append(b.segments.written_scripts[k]).push_back('\n');
+        for (size_t k = 0; k < b.segments.detached_script_count; ++k) {
+          b.script.append(b.segments.detached_scripts[k]).push_back('\n');
         }
         script_units(DOBERMAN_FIELD_COMMAND, b.segments.count + 1, b.script);
       }

@@ -184,6 +184,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
       looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);
   NotePipedData(lv, argv0, i, e, depth, pipeline);
   HandleEmbedded(lv, argv0, i, e, depth);
+  HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {

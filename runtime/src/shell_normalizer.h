@@ -65,16 +65,18 @@ inline constexpr size_t kMaxShellFunctionCalls = 16;
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
-  // Here-document bodies that are shell scripts (a `#!` line that runs a shell) written to a file
-  // or a pipe rather than run (`cat > deploy.sh <<'EOF'`): the caller may read them as the commands
-  // they will run later (call_units.h). At most kMaxWrittenScripts; the first
-  // `written_script_count` entries are live.
-  static constexpr size_t kMaxWrittenScripts = 8;
-  std::vector<std::string> written_scripts;
-  size_t written_script_count = 0;
+  // Command lines read apart from this one's segments (call_units.h reads them as a script being
+  // written: their commands, for BLOCK only): here-document bodies that are shell scripts (a `#!`
+  // line that runs a shell) written to a file or a pipe rather than run (`cat > deploy.sh
+  // <<'EOF'`), and the commands ssh and kubectl exec send to another machine
+  // (shell_remote_commands.cc). At most kMaxDetachedScripts; the first `detached_script_count`
+  // entries are live.
+  static constexpr size_t kMaxDetachedScripts = 8;
+  std::vector<std::string> detached_scripts;
+  size_t detached_script_count = 0;
   void Clear() {
     count = 0;
-    written_script_count = 0;
+    detached_script_count = 0;
   }
 
   // Working memory of ShellNormalizer::Normalize (one level per nesting depth), kept here so that a
@@ -187,6 +189,11 @@ class ShellNormalizer {
   //    -c, perl -e, ruby -e, node -e, php -r ...), awk's `"cmd" | getline`, gdb's `-ex 'shell CMD'`
   //    and `-ex '!CMD'`, vim's `-c ':!CMD'` and `+!CMD`. Text that does not read as a command line
   //    there adds what it can and is not an error of the outer command.
+  //  - a container's command (`docker|podman|nerdctl run|create|exec ... IMAGE CMD`, `docker
+  //    compose run|exec SERVICE CMD`) is a command of this line, read from its words; the command
+  //    ssh or kubectl exec|run|debug (after `--`) sends to another machine is handed over in
+  //    detached_scripts instead, and ssh's ProxyCommand/LocalCommand is parsed here
+  //    (shell_remote_commands.cc).
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

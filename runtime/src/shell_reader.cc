@@ -335,11 +335,11 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     }
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
     SegmentList& out = *ctx.out;
-    if (!h.commands && out.written_script_count < SegmentList::kMaxWrittenScripts &&
+    if (!h.commands && out.detached_script_count < SegmentList::kMaxDetachedScripts &&
         IsShellScript({}, body)) {
-      if (out.written_scripts.size() == out.written_script_count)
-        out.written_scripts.emplace_back();
-      out.written_scripts[out.written_script_count++].assign(body);
+      if (out.detached_scripts.size() == out.detached_script_count)
+        out.detached_scripts.emplace_back();
+      out.detached_scripts[out.detached_script_count++].assign(body);
     }
     if (h.commands) {
       if (!h.strip_tabs) {

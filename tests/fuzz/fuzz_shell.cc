@@ -117,11 +117,11 @@ void RunOne(const ShellNormalizer& norm, const ShellLimits& limits, std::string_
   Check(cold.count == warm->count);
   for (size_t i = 0; i < cold.count; ++i) Check(cold.segments[i] == warm->segments[i]);
   // Scripts written through here-documents: bounded, pieces of the input, the same when cold.
-  Check(warm->written_script_count <= SegmentList::kMaxWrittenScripts);
-  Check(cold.written_script_count == warm->written_script_count);
-  for (size_t i = 0; i < warm->written_script_count; ++i) {
-    Check(warm->written_scripts[i].size() <= input.size());
-    Check(cold.written_scripts[i] == warm->written_scripts[i]);
+  Check(warm->detached_script_count <= SegmentList::kMaxDetachedScripts);
+  Check(cold.detached_script_count == warm->detached_script_count);
+  for (size_t i = 0; i < warm->detached_script_count; ++i) {
+    Check(warm->detached_scripts[i].size() <= input.size());
+    Check(cold.detached_scripts[i] == warm->detached_scripts[i]);
   }
 }
 

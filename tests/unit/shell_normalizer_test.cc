@@ -501,22 +501,22 @@ TEST_F(ShellNormalizerTest, HeredocScriptsWrittenToFilesAreHandedOver) {
             ShellStatus::kOk);
   EXPECT_EQ(Segments(out.segments.begin(), out.segments.begin() + 2),
             (Segments{"cat >x.sh <<EOF", "chmod +x x.sh"}));
-  ASSERT_EQ(out.written_script_count, 1u);
-  EXPECT_EQ(out.written_scripts[0], "#!/bin/bash\nrm -rf ~\n");
+  ASSERT_EQ(out.detached_script_count, 1u);
+  EXPECT_EQ(out.detached_scripts[0], "#!/bin/bash\nrm -rf ~\n");
   // Not a script (no shell #! line), or fed to a shell (already parsed as commands): none handed.
   out.Clear();
   ASSERT_EQ(norm_.Normalize("cat > notes <<EOF\nrm -rf ~\nEOF", &out), ShellStatus::kOk);
-  EXPECT_EQ(out.written_script_count, 0u);
+  EXPECT_EQ(out.detached_script_count, 0u);
   ASSERT_EQ(norm_.Normalize("bash <<'EOF'\n#!/bin/sh\nls\nEOF", &out), ShellStatus::kOk);
-  EXPECT_EQ(out.written_script_count, 0u);
-  // Bounded: at most kMaxWrittenScripts, and Clear() forgets them.
+  EXPECT_EQ(out.detached_script_count, 0u);
+  // Bounded: at most kMaxDetachedScripts, and Clear() forgets them.
   std::string many;
   for (int i = 0; i < 12; ++i) many += "cat > s.sh <<EOF\n#!/bin/sh\nls\nEOF\n";
   out.Clear();
   ASSERT_EQ(norm_.Normalize(many, &out), ShellStatus::kOk);
-  EXPECT_EQ(out.written_script_count, SegmentList::kMaxWrittenScripts);
+  EXPECT_EQ(out.detached_script_count, SegmentList::kMaxDetachedScripts);
   out.Clear();
-  EXPECT_EQ(out.written_script_count, 0u);
+  EXPECT_EQ(out.detached_script_count, 0u);
 }
 
 TEST_F(ShellNormalizerTest, UnquotedHeredocSubstitutionsRun) {
