@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "command_literals.h"
 #include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
@@ -367,81 +368,6 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
 
 namespace {
 
-// Calls `f` with each string literal `code` passes to a call that runs a command line (system,
-// popen, exec*, subprocess's run/call/check_output/Popen/getoutput, PHP's shell_exec/passthru),
-// each backtick literal, and each literal awk reads with `"..." | getline` or writes to with
-// `print ... | "..."`. Literals are read up to
-// the same quote not escaped by a backslash; escapes are left in (over-inclusive at worst).
-template <typename F>
-void ForEachCommandLiteral(std::string_view code, F&& f) {
-  static constexpr std::string_view kCalls[] = {
-      "system",    "popen",           "exec",         "execSync",   "shell_exec", "passthru",
-      "getoutput", "getstatusoutput", "check_output", "check_call", "call",       "run",
-      "Popen",     "spawnSync"};
-  auto literal_at = [&](size_t q, size_t* end) -> std::string_view {
-    const char quote = code[q];
-    size_t k = q + 1;
-    while (k < code.size() && code[k] != quote) k += code[k] == '\\' ? 2 : 1;
-    *end = k;
-    return k < code.size() ? code.substr(q + 1, k - q - 1) : std::string_view();
-  };
-  for (size_t p = 0; p < code.size(); ++p) {
-    const char c = code[p];
-    if (c == '`') {
-      size_t end = 0;
-      const std::string_view lit = literal_at(p, &end);
-      if (!lit.empty()) f(lit);
-      p = end;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      // awk: "cmd" | getline, print ... | "cmd"
-      size_t before = p;
-      while (before > 0 && IsBlank(code[before - 1])) --before;
-      const bool piped_into = before > 0 && code[before - 1] == '|';
-      size_t end = 0;
-      const std::string_view lit = literal_at(p, &end);
-      if (!lit.empty() && piped_into) {
-        f(lit);
-        p = end;
-        continue;
-      }
-      size_t k = end + 1;
-      while (k < code.size() && IsBlank(code[k])) ++k;
-      if (!lit.empty() && k < code.size() && code[k] == '|') {
-        ++k;
-        while (k < code.size() && IsBlank(code[k])) ++k;
-        if (code.substr(k, 7) == "getline") f(lit);
-      }
-      p = end;
-      continue;
-    }
-    if (!IsAlpha(c) || (p > 0 && IsNameChar(code[p - 1]))) continue;
-    size_t k = p;
-    while (k < code.size() && IsNameChar(code[k])) ++k;
-    const std::string_view name = code.substr(p, k - p);
-    if (std::find(std::begin(kCalls), std::end(kCalls), name) == std::end(kCalls)) {
-      p = k - 1;
-      continue;
-    }
-    while (k < code.size() && IsBlank(code[k])) ++k;
-    if (k >= code.size() || code[k] != '(') {
-      p = k - 1;
-      continue;
-    }
-    ++k;
-    while (k < code.size() && (IsBlank(code[k]) || code[k] == '[')) ++k;
-    if (k < code.size() && (code[k] == '"' || code[k] == '\'')) {
-      size_t end = 0;
-      const std::string_view lit = literal_at(k, &end);
-      if (!lit.empty()) f(lit);
-      p = end;
-    } else {
-      p = k - 1;
-    }
-  }
-}
-
 bool IsInlineProgram(std::string_view argv0) {
   static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
                                                 "ruby", "node", "nodejs", "deno", "bun",
@@ -478,7 +404,8 @@ void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, si
     std::string_view v = View(lv, w);
     const size_t mark = aux.size();
     if (inline_program) {
-      ForEachCommandLiteral(v, [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+      ForEachCommandLiteral(v, /*backticks=*/true,
+                            [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
     } else {
       std::string_view prev = j > i + 1 ? View(lv, lv.words[j - 1]) : std::string_view();
       bool command = false;
@@ -502,7 +429,8 @@ void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, si
       } else if (gdb && v.substr(0, 6) == "shell ") {
         aux.append(v.substr(6));
       } else if (gdb && v.substr(0, 7) == "python ") {
-        ForEachCommandLiteral(v, [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+        ForEachCommandLiteral(v, /*backticks=*/true,
+                              [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
       }
     }
     if (aux.size() > mark) ParseEmbedded(std::string_view{aux}.substr(mark), depth);

@@ -1,9 +1,12 @@
 // Lexical path canonicalization (bounded by the path's length, no allocation beyond `out`'s
 // capacity), and the command lines of written files that hold them (shell scripts, Makefile
-// recipes).
+// recipes, the literals source files pass to system/subprocess/child_process).
 #include "units.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include "command_literals.h"
 
 namespace doberman::internal {
 namespace {
@@ -145,14 +148,51 @@ bool IsShellScript(std::string_view path, std::string_view content) {
   return false;
 }
 
+namespace {
+
+// A source file in a language whose calls run command lines, when its text names a way to run one
+// (a cheap check first: most source files never shell out, and the literal walk reads every
+// identifier). Ruby, Perl and PHP also run backtick literals.
+bool SourceRunsCommands(std::string_view base, std::string_view content, bool* backticks) {
+  struct Language {
+    std::string_view extensions[4];
+    std::string_view markers[4];
+    bool backticks;
+  };
+  static constexpr Language kLanguages[] = {
+      {{".py", ".pyw"}, {"subprocess", "os.system", "os.popen", "os.exec"}, false},
+      {{".js", ".mjs", ".cjs", ".ts"}, {"child_process"}, false},
+      {{".rb", ".pl", ".pm", ".php"}, {"system", "exec", "`", "popen"}, true},
+  };
+  for (const Language& language : kLanguages) {
+    const bool named = std::any_of(
+        std::begin(language.extensions), std::end(language.extensions),
+        [&](std::string_view ext) { return !ext.empty() && EndsWithCaseless(base, ext); });
+    if (!named) continue;
+    *backticks = language.backticks;
+    return std::any_of(std::begin(language.markers), std::end(language.markers),
+                       [&](std::string_view m) {
+                         return !m.empty() && content.find(m) != std::string_view::npos;
+                       });
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string_view ScriptCommands(std::string_view path, std::string_view content,
                                 std::string* buffer) {
   if (IsShellScript(path, content)) return content;
   buffer->clear();
   const std::string_view base = BaseName(path);
+  bool backticks = false;
   if (EqualsCaseless(base, "makefile") || EqualsCaseless(base, "gnumakefile") ||
       EndsWithCaseless(base, ".mk")) {
     AppendMakeRecipes(content, buffer);
+  } else if (SourceRunsCommands(base, content, &backticks)) {
+    ForEachCommandLiteral(content, backticks, [&](std::string_view literal) {
+      buffer->append(literal).push_back('\n');
+    });
   }
   return *buffer;
 }

@@ -22,8 +22,11 @@ bool IsShellScript(std::string_view path, std::string_view content);
 // The command lines that `content` written to `path` will run on this machine, for files made of
 // them: a shell script (IsShellScript) is its own text; a Makefile's (Makefile, GNUmakefile, *.mk)
 // recipe lines, without their tab and @/-/+ prefixes and with `$$` read as `$`, are copied into
-// `buffer`. Empty when the file is neither. (A Dockerfile's RUN lines run inside the image being
-// built, where `rm -rf /` or an appended ~/.bashrc harms no one: not read.)
+// `buffer`; so are, one per line, the string literals a Python, JavaScript/TypeScript, Ruby, Perl
+// or PHP source passes to the calls that run command lines (os.system, subprocess, child_process,
+// system, backticks; command_literals.h) when its text names such a call. Empty otherwise. (A
+// Dockerfile's RUN lines run inside the image being built, where `rm -rf /` or an appended
+// ~/.bashrc harms no one: not read.)
 std::string_view ScriptCommands(std::string_view path, std::string_view content,
                                 std::string* buffer);
 

@@ -47,6 +47,26 @@ TEST(ScriptCommands, MakefileRecipes) {
   EXPECT_TRUE(ScriptCommands("Makefile.md", make, &buffer).empty());
 }
 
+TEST(ScriptCommands, SourceFilesGiveTheLiteralsTheyRun) {
+  std::string buffer;
+  EXPECT_EQ(ScriptCommands("src/clean.py", "import os\nos.system(\"rm -rf /home\")\n", &buffer),
+            "rm -rf /home\n");
+  EXPECT_EQ(ScriptCommands("a.PY", "import subprocess\nsubprocess.run('ls -la', shell=True)\n",
+                           &buffer),
+            "ls -la\n");
+  EXPECT_EQ(ScriptCommands("x.js", "const cp = require('child_process'); cp.execSync(\"id\");",
+                           &buffer),
+            "id\n");
+  // Backticks run commands in Ruby, Perl and PHP; in JavaScript they are template strings.
+  EXPECT_EQ(ScriptCommands("x.rb", "out = `whoami`\nsystem('date')\n", &buffer), "whoami\ndate\n");
+  EXPECT_TRUE(
+      ScriptCommands("x.js", "require('child_process');\nconst s = `rm -rf ${d}`;\n", &buffer)
+          .empty());
+  // A file that names no way to run a command is not walked, whatever its calls are named.
+  EXPECT_TRUE(ScriptCommands("app.py", "app.run('0.0.0.0')\ncall('x')\n", &buffer).empty());
+  EXPECT_TRUE(ScriptCommands("notes.md", "os.system('rm -rf /')\n", &buffer).empty());
+}
+
 TEST(ScriptCommands, DockerfilesAreNotRead) {
   // RUN lines run inside the image being built, not on this machine.
   std::string buffer;
