@@ -51,12 +51,12 @@ TEST(ScriptCommands, SourceFilesGiveTheLiteralsTheyRun) {
   std::string buffer;
   EXPECT_EQ(ScriptCommands("src/clean.py", "import os\nos.system(\"rm -rf /home\")\n", &buffer),
             "rm -rf /home\n");
-  EXPECT_EQ(ScriptCommands("a.PY", "import subprocess\nsubprocess.run('ls -la', shell=True)\n",
-                           &buffer),
-            "ls -la\n");
-  EXPECT_EQ(ScriptCommands("x.js", "const cp = require('child_process'); cp.execSync(\"id\");",
-                           &buffer),
-            "id\n");
+  EXPECT_EQ(
+      ScriptCommands("a.PY", "import subprocess\nsubprocess.run('ls -la', shell=True)\n", &buffer),
+      "ls -la\n");
+  EXPECT_EQ(
+      ScriptCommands("x.js", "const cp = require('child_process'); cp.execSync(\"id\");", &buffer),
+      "id\n");
   // Backticks run commands in Ruby, Perl and PHP; in JavaScript they are template strings.
   EXPECT_EQ(ScriptCommands("x.rb", "out = `whoami`\nsystem('date')\n", &buffer), "whoami\ndate\n");
   EXPECT_TRUE(
