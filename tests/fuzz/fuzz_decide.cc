@@ -1,11 +1,14 @@
 // Fuzz target for the whole decision path with a real signed pack (DOBERMAN_FUZZ_PACK and
 // DOBERMAN_FUZZ_PUBKEY; the ctest fixture's mini pack by default). The first input byte picks the
-// field, the rest is its text. Invariants: a verdict is always written, a non-OK status is never
-// PASS, and reported spans stay inside the input's bounds for raw fields.
+// field (and, for written content, the file's name), the rest is its text. Invariants: a verdict is
+// always written, a non-OK status is never PASS, and reported spans stay inside the input's bounds
+// for raw fields.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <iterator>
 #include <string>
+#include <string_view>
 
 #include "doberman/doberman.h"
 
@@ -44,9 +47,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     case 0:
       call.command = text;
       break;
-    case 1:
+    case 1: {
+      // Written content, under a name that picks how it is also read as commands: none, a source
+      // file's command literals, a Makefile's recipes, a shell script.
+      static constexpr std::string_view kPaths[] = {"notes.txt",  "tools/a.py", "tools/a.rb",
+                                                    "tools/a.js", "Makefile",   "run.sh"};
+      const std::string_view path = kPaths[data[0] / 6 % std::size(kPaths)];
       call.content = text;
+      call.path = {path.data(), path.size()};
+      call.cwd = {"/home/dev/project", 17};
       break;
+    }
     case 2:
       call.prompt = &seg;
       call.prompt_count = 1;
