@@ -186,6 +186,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   NotePipedData(lv, argv0, i, e, depth, pipeline);
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
+  HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
   } else if (argv0 == "eval") {
@@ -378,6 +379,43 @@ bool IsInlineProgram(std::string_view argv0) {
 }
 
 }  // namespace
+
+// Windows shells: `powershell|pwsh [options] -Command|-c WORDS...` and `cmd /c|/k WORDS...` run the
+// rest of their words as one command line. Read as bash, which is close enough for what the command
+// rules match (a cmdlet or program name first, its arguments after); Windows paths, whose
+// backslashes bash would take as escapes, are matched on the raw text instead (rules/windows/).
+// PowerShell accepts any unambiguous prefix of a parameter name, in any case (-com, -C).
+void ShellNormalizer::Impl::HandleWindowsShell(Level& lv, std::string_view argv0, size_t i,
+                                               size_t e, size_t depth) {
+  auto lower_equals = [](std::string_view v, std::string_view lower) {
+    return v.size() == lower.size() &&
+           std::equal(v.begin(), v.end(), lower.begin(),
+                      [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a + 32 : a) == b; });
+  };
+  const bool powershell = lower_equals(argv0, "powershell") ||
+                          lower_equals(argv0, "powershell.exe") || lower_equals(argv0, "pwsh") ||
+                          lower_equals(argv0, "pwsh.exe");
+  const bool cmd = lower_equals(argv0, "cmd") || lower_equals(argv0, "cmd.exe");
+  if (!powershell && !cmd) return;
+  for (size_t j = i + 1; j < e; ++j) {
+    if ((lv.words[j].flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, lv.words[j]);
+    bool starts = false;
+    if (cmd) {
+      starts = lower_equals(v, "/c") || lower_equals(v, "/k") || lower_equals(v, "/r");
+    } else if (v.size() >= 2 && v[0] == '-') {
+      // -c, -co, -com ... -command (not -config..., -ConfigurationName)
+      const std::string_view name = v.substr(1);
+      std::string_view full = "command";
+      starts = name.size() <= full.size() && lower_equals(name, full.substr(0, name.size())) &&
+               name.size() != 2;  // -co is ambiguous in PowerShell (-Command, -ConfigurationName)
+    }
+    if (starts) {
+      HandleJoined(lv, std::string_view(), j + 1, e, depth);
+      return;
+    }
+  }
+}
 
 // Text found inside another program's argument (HandleEmbedded): parsed like a payload, except
 // that text which does not read as a command line is not an error of the command around it.

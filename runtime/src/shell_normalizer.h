@@ -193,7 +193,9 @@ class ShellNormalizer {
   //    compose run|exec SERVICE CMD`) is a command of this line, read from its words; the command
   //    ssh or kubectl exec|run|debug (after `--`) sends to another machine is handed over in
   //    detached_scripts instead, and ssh's ProxyCommand/LocalCommand is parsed here
-  //    (shell_remote_commands.cc).
+  //    (shell_remote_commands.cc);
+  //  - Windows shells' command lines (`powershell|pwsh ... -Command WORDS`, `cmd /c|/k WORDS`) are
+  //    parsed like a -c payload (read as bash: cmdlet names and arguments, not Windows paths).
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;
 
  private:

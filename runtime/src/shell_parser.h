@@ -294,6 +294,7 @@ struct ShellNormalizer::Impl {
   void NotePipedData(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
                      size_t pipeline);
   void HandleEmbedded(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
+  void HandleWindowsShell(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
   void HandleRemoteCommand(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
                            size_t pipeline);
   void ParseEmbedded(std::string_view text, size_t depth);

