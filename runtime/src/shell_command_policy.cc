@@ -387,27 +387,24 @@ bool IsInlineProgram(std::string_view argv0) {
 // PowerShell accepts any unambiguous prefix of a parameter name, in any case (-com, -C).
 void ShellNormalizer::Impl::HandleWindowsShell(Level& lv, std::string_view argv0, size_t i,
                                                size_t e, size_t depth) {
-  auto lower_equals = [](std::string_view v, std::string_view lower) {
-    return v.size() == lower.size() &&
-           std::equal(v.begin(), v.end(), lower.begin(),
-                      [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a + 32 : a) == b; });
-  };
-  const bool powershell = lower_equals(argv0, "powershell") ||
-                          lower_equals(argv0, "powershell.exe") || lower_equals(argv0, "pwsh") ||
-                          lower_equals(argv0, "pwsh.exe");
-  const bool cmd = lower_equals(argv0, "cmd") || lower_equals(argv0, "cmd.exe");
+  const bool powershell =
+      EqualsAsciiCaseless(argv0, "powershell") || EqualsAsciiCaseless(argv0, "powershell.exe") ||
+      EqualsAsciiCaseless(argv0, "pwsh") || EqualsAsciiCaseless(argv0, "pwsh.exe");
+  const bool cmd = EqualsAsciiCaseless(argv0, "cmd") || EqualsAsciiCaseless(argv0, "cmd.exe");
   if (!powershell && !cmd) return;
   for (size_t j = i + 1; j < e; ++j) {
     if ((lv.words[j].flags & kRedir) != 0) continue;
     const std::string_view v = View(lv, lv.words[j]);
     bool starts = false;
     if (cmd) {
-      starts = lower_equals(v, "/c") || lower_equals(v, "/k") || lower_equals(v, "/r");
+      starts = EqualsAsciiCaseless(v, "/c") || EqualsAsciiCaseless(v, "/k") ||
+               EqualsAsciiCaseless(v, "/r");
     } else if (v.size() >= 2 && v[0] == '-') {
       // -c, -co, -com ... -command (not -config..., -ConfigurationName)
       const std::string_view name = v.substr(1);
       std::string_view full = "command";
-      starts = name.size() <= full.size() && lower_equals(name, full.substr(0, name.size())) &&
+      starts = name.size() <= full.size() &&
+               EqualsAsciiCaseless(name, full.substr(0, name.size())) &&
                name.size() != 2;  // -co is ambiguous in PowerShell (-Command, -ConfigurationName)
     }
     if (starts) {

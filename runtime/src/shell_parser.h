@@ -68,6 +68,13 @@ inline bool IsWhite(char c) {
 }
 inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool IsAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+// Whether `s` is `lower` (given in lower case) up to ASCII case: Windows names and ssh's options.
+inline bool EqualsAsciiCaseless(std::string_view s, std::string_view lower) {
+  return s.size() == lower.size() &&
+         std::equal(s.begin(), s.end(), lower.begin(), [](char a, char b) {
+           return (a >= 'A' && a <= 'Z' ? static_cast<char>(a - 'A' + 'a') : a) == b;
+         });
+}
 inline bool IsNameStart(char c) { return IsAlpha(c) || c == '_'; }
 inline bool IsNameChar(char c) { return IsNameStart(c) || IsDigit(c); }
 inline int HexValue(char c) {

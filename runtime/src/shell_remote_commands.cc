@@ -21,6 +21,7 @@
 
 namespace doberman::internal {
 
+using shell_parser::EqualsAsciiCaseless;
 using shell_parser::kRedir;
 using shell_parser::Level;
 using shell_parser::View;
@@ -28,12 +29,6 @@ using shell_parser::View;
 namespace {
 
 bool Contains(std::string_view set, char c) { return set.find(c) != std::string_view::npos; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return (x | 0x20) == (y | 0x20);
-         });
-}
 
 template <size_t N>
 bool OneOf(const std::string_view (&names)[N], std::string_view v) {
@@ -148,8 +143,8 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
       std::string_view v = text[k];
       if (v.substr(0, 2) == "-o") v.remove_prefix(2);
       for (std::string_view key :
-           {std::string_view("ProxyCommand"), std::string_view("LocalCommand")}) {
-        if (v.size() > key.size() && EqualsIgnoreCase(v.substr(0, key.size()), key) &&
+           {std::string_view("proxycommand"), std::string_view("localcommand")}) {
+        if (v.size() > key.size() && EqualsAsciiCaseless(v.substr(0, key.size()), key) &&
             (v[key.size()] == '=' || v[key.size()] == ' ')) {
           HandleJoined(lv, v.substr(key.size() + 1), e, e, depth);
         }
