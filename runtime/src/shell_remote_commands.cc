@@ -77,33 +77,41 @@ constexpr std::string_view kContainerLongFlags[] = {"--rm",
 constexpr OptionGrammar kContainer{"", "ditPqT", true, kContainerLongFlags,
                                    std::size(kContainerLongFlags)};
 
-// Returns the index of the first operand at or after j (the words before it are options and their
-// values), or e. `--` ends the options.
-size_t SkipOptions(const std::string_view* text, size_t j, size_t e, const OptionGrammar& g) {
-  while (j < e) {
-    const std::string_view v = text[j];
-    if (v == "--") return j + 1;
+// The first word at or after j that is not a redirection, or e.
+size_t NextWord(const Level& lv, size_t j, size_t e) {
+  while (j < e && (lv.words[j].flags & kRedir) != 0) ++j;
+  return j;
+}
+
+// Returns the index of the first operand at or after word j (the words before it are options and
+// their values), or e. `--` ends the options. Walks the words in place: no copy, whatever their
+// number, since this runs again for each nested container command.
+size_t SkipOptions(const Level& lv, size_t j, size_t e, const OptionGrammar& g) {
+  for (j = NextWord(lv, j, e); j < e; j = NextWord(lv, j, e)) {
+    const std::string_view v = View(lv, lv.words[j]);
+    if (v == "--") return NextWord(lv, j + 1, e);
     if (v.size() < 2 || v[0] != '-') return j;
+    // How many words this option takes: itself, and its value when it has one of its own.
+    bool takes_value = false;
     if (v[1] == '-') {
-      const bool flag = v.find('=') != std::string_view::npos ||
-                        std::find(g.long_flags, g.long_flags + g.long_flag_count, v) !=
-                            g.long_flags + g.long_flag_count;
-      j += flag ? 1 : 2;
-      continue;
-    }
-    // A cluster of short letters: the first that takes a value takes the rest of the word, or the
-    // next word when it is the last letter.
-    size_t next = j + 1;
-    for (size_t k = 1; k < v.size(); ++k) {
-      const bool takes = !g.short_with_value.empty()
-                             ? Contains(g.short_with_value, v[k])
-                             : !Contains(g.short_flags, v[k]) && g.short_default_takes_value;
-      if (takes) {
-        if (k + 1 == v.size()) next = j + 2;
-        break;
+      takes_value = v.find('=') == std::string_view::npos &&
+                    std::find(g.long_flags, g.long_flags + g.long_flag_count, v) ==
+                        g.long_flags + g.long_flag_count;
+    } else {
+      // A cluster of short letters: the first that takes a value takes the rest of the word, or
+      // the next word when it is the last letter.
+      for (size_t k = 1; k < v.size(); ++k) {
+        const bool takes = !g.short_with_value.empty()
+                               ? Contains(g.short_with_value, v[k])
+                               : !Contains(g.short_flags, v[k]) && g.short_default_takes_value;
+        if (takes) {
+          takes_value = k + 1 == v.size();
+          break;
+        }
       }
     }
-    j = next;
+    j = NextWord(lv, j + 1, e);
+    if (takes_value && j < e) ++j;
   }
   return e;
 }
@@ -118,29 +126,25 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
   const bool container = OneOf(kContainerTools, argv0);
   const bool kube = argv0 == "kubectl" || argv0 == "oc";
   if (!ssh && !container && !kube) return;
-  // The words without redirections, as text, so the option walk reads plain views.
-  constexpr size_t kMaxWords = 256;
-  std::string_view text[kMaxWords];
-  size_t index[kMaxWords];
-  size_t n = 0;
-  for (size_t j = i + 1; j < e && n < kMaxWords; ++j) {
-    if ((lv.words[j].flags & kRedir) != 0) continue;
-    text[n] = View(lv, lv.words[j]);
-    index[n++] = j;
-  }
-  auto detach_from = [&](size_t k) {  // the operands from k on are another machine's command
+  const size_t first = NextWord(lv, i + 1, e);
+  auto detach_from = [&](size_t k) {  // the words from k on are another machine's command
     SegmentList& out = *ctx.out;
-    if (k >= n || out.detached_script_count >= SegmentList::kMaxDetachedScripts) return;
+    k = NextWord(lv, k, e);
+    if (k >= e || out.detached_script_count >= SegmentList::kMaxDetachedScripts) return;
     if (out.detached_scripts.size() == out.detached_script_count)
       out.detached_scripts.emplace_back();
     std::string& script = out.detached_scripts[out.detached_script_count++];
     script.clear();
-    for (; k < n; ++k) script.append(text[k]).push_back(k + 1 < n ? ' ' : '\n');
+    for (; k < e; k = NextWord(lv, k + 1, e)) {
+      if (!script.empty()) script.push_back(' ');
+      script.append(View(lv, lv.words[k]));
+    }
+    script.push_back('\n');
   };
   if (ssh) {
     // ProxyCommand and LocalCommand run here, through the user's shell.
-    for (size_t k = 0; k < n; ++k) {
-      std::string_view v = text[k];
+    for (size_t k = first; k < e; k = NextWord(lv, k + 1, e)) {
+      std::string_view v = View(lv, lv.words[k]);
       if (v.substr(0, 2) == "-o") v.remove_prefix(2);
       for (std::string_view key :
            {std::string_view("proxycommand"), std::string_view("localcommand")}) {
@@ -150,16 +154,17 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
         }
       }
     }
-    const size_t host = SkipOptions(text, 0, n, kSsh);
-    detach_from(host + 1);
+    const size_t host = SkipOptions(lv, first, e, kSsh);
+    if (host < e) detach_from(host + 1);
     return;
   }
   if (kube) {
     // `kubectl [global options] exec|run|debug ... -- CMD`: the command follows the first `--`.
     bool runs = false;
-    for (size_t k = 0; k < n; ++k) {
-      if (text[k] == "exec" || text[k] == "run" || text[k] == "debug") runs = true;
-      if (text[k] == "--") {
+    for (size_t k = first; k < e; k = NextWord(lv, k + 1, e)) {
+      const std::string_view v = View(lv, lv.words[k]);
+      if (v == "exec" || v == "run" || v == "debug") runs = true;
+      if (v == "--") {
         if (runs) detach_from(k + 1);
         return;
       }
@@ -168,33 +173,30 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
   }
   // docker [global options] [container|compose] run|create|exec [options] IMAGE|SERVICE CMD...
   // Global options before the subcommand: the common ones take a value (--context, -H, --host,
-  // --config, -c, -f, -p, --file, --project-name, --log-level).
-  size_t k = 0;
-  while (k < n) {
-    const std::string_view v = text[k];
-    if (v == "container") {
-      ++k;
-      continue;
+  // --config, -c, -f, -p, --file, --project-name, --log-level). `compose`: a service name then
+  // stands where an image would, the same walk.
+  size_t k = first;
+  while (k < e) {
+    const std::string_view v = View(lv, lv.words[k]);
+    bool takes_value = false;
+    if (v == "container" || v == "compose") {
+      // a word of the subcommand's name
+    } else if (v.size() >= 2 && v[0] == '-') {
+      takes_value = v.find('=') == std::string_view::npos && v != "--debug" && v != "-D" &&
+                    v != "--tls" && v != "--tlsverify" && v != "--remote" && v != "-v" &&
+                    v != "--version" && v != "--dry-run";
+    } else {
+      break;
     }
-    if (v == "compose") {  // a service name then stands where an image would: the same walk
-      ++k;
-      continue;
-    }
-    if (v.size() >= 2 && v[0] == '-') {
-      const bool with_value = v.find('=') == std::string_view::npos && v != "--debug" &&
-                              v != "-D" && v != "--tls" && v != "--tlsverify" && v != "--remote" &&
-                              v != "-v" && v != "--version" && v != "--dry-run";
-      k += with_value ? 2 : 1;
-      continue;
-    }
-    break;
+    k = NextWord(lv, k + 1, e);
+    if (takes_value && k < e) k = NextWord(lv, k + 1, e);
   }
-  if (k >= n) return;
-  const std::string_view sub = text[k];
+  if (k >= e) return;
+  const std::string_view sub = View(lv, lv.words[k]);
   if (sub != "run" && sub != "exec" && sub != "create") return;
-  const size_t command = SkipOptions(text, k + 1, n, kContainer) + 1;
-  if (command < n && Enter(depth + 1))
-    EmitCommand(lv, index[command], e, depth + 1, pipeline, false);
+  const size_t image = SkipOptions(lv, k + 1, e, kContainer);
+  const size_t command = image < e ? NextWord(lv, image + 1, e) : e;
+  if (command < e && Enter(depth + 1)) EmitCommand(lv, command, e, depth + 1, pipeline, false);
 }
 
 }  // namespace doberman::internal

@@ -31,6 +31,12 @@ TEST_F(ShellNormalizerTest, AContainersCommandIsACommandOfThisLine) {
   // No command after the image, or another subcommand: nothing extra.
   EXPECT_EQ(Norm("docker run -d -p 8080:80 nginx"), Segments{"docker run -d -p 8080:80 nginx"});
   EXPECT_EQ(Norm("docker build -t x ."), Segments{"docker build -t x ."});
+  // Nested containers' commands are bounded by the nesting depth like any other construct.
+  std::string nested_line;
+  for (int k = 0; k < 300; ++k) nested_line += "docker exec c ";
+  nested_line += "rm -rf /";
+  SegmentList out;
+  EXPECT_EQ(norm_.Normalize(nested_line, &out), ShellStatus::kTooDeep);
 }
 
 TEST_F(ShellNormalizerTest, AnotherMachinesCommandIsHandedOverApart) {
