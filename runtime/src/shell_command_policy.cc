@@ -88,10 +88,7 @@ void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const Co
 void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth,
                                         size_t pipeline, bool with_redirs) {
   if (ctx.stop) return;
-  auto next = [&](size_t i) {
-    while (i < e && (lv.words[i].flags & kRedir) != 0) ++i;
-    return i;
-  };
+  auto next = [&](size_t i) { return NextWord(lv, i, e); };
   auto skip_assignments = [&](size_t i) {
     while (i < e && IsAssignment(lv, lv.words[i])) i = next(i + 1);
     return i;
@@ -215,10 +212,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
 // redirected into it, and its here-strings, are parsed as commands.
 void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e, size_t depth,
                                         size_t pipeline) {
-  auto next = [&](size_t k) {
-    while (k < e && (lv.words[k].flags & kRedir) != 0) ++k;
-    return k;
-  };
+  auto next = [&](size_t k) { return NextWord(lv, k, e); };
   bool have_c = false;
   bool found = false;
   std::string_view payload;
@@ -392,8 +386,7 @@ void ShellNormalizer::Impl::HandleWindowsShell(Level& lv, std::string_view argv0
       EqualsAsciiCaseless(argv0, "pwsh") || EqualsAsciiCaseless(argv0, "pwsh.exe");
   const bool cmd = EqualsAsciiCaseless(argv0, "cmd") || EqualsAsciiCaseless(argv0, "cmd.exe");
   if (!powershell && !cmd) return;
-  for (size_t j = i + 1; j < e; ++j) {
-    if ((lv.words[j].flags & kRedir) != 0) continue;
+  for (size_t j = NextWord(lv, i + 1, e); j < e; j = NextWord(lv, j + 1, e)) {
     const std::string_view v = View(lv, lv.words[j]);
     bool starts = false;
     if (cmd) {

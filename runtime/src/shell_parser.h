@@ -158,6 +158,12 @@ inline std::string_view View(const Level& lv, const Word& w) {
   return std::string_view(lv.bytes.data() + w.begin, w.size);
 }
 
+// The first of words [j, e) of `lv` that is not a redirection, or e.
+inline size_t NextWord(const Level& lv, size_t j, size_t e) {
+  while (j < e && (lv.words[j].flags & kRedir) != 0) ++j;
+  return j;
+}
+
 // `NAME=value`, `NAME+=value`, `NAME[sub]=value`, with the name and `=` unquoted (`"A=1" cmd` runs
 // `A=1`).
 inline bool IsAssignment(const Level& lv, const Word& w) {

@@ -22,8 +22,8 @@
 namespace doberman::internal {
 
 using shell_parser::EqualsAsciiCaseless;
-using shell_parser::kRedir;
 using shell_parser::Level;
+using shell_parser::NextWord;
 using shell_parser::View;
 
 namespace {
@@ -76,12 +76,6 @@ constexpr std::string_view kContainerLongFlags[] = {"--rm",
                                                     "--http-proxy"};
 constexpr OptionGrammar kContainer{"", "ditPqT", true, kContainerLongFlags,
                                    std::size(kContainerLongFlags)};
-
-// The first word at or after j that is not a redirection, or e.
-size_t NextWord(const Level& lv, size_t j, size_t e) {
-  while (j < e && (lv.words[j].flags & kRedir) != 0) ++j;
-  return j;
-}
 
 // Returns the index of the first operand at or after word j (the words before it are options and
 // their values), or e. `--` ends the options. Walks the words in place: no copy, whatever their

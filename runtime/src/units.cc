@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "command_literals.h"
+#include "shell_parser.h"
 
 namespace doberman::internal {
 namespace {
@@ -71,18 +72,11 @@ void CanonicalPath(std::string_view path, std::string_view cwd, std::string* out
 
 namespace {
 
-bool EndsWithCaseless(std::string_view s, std::string_view lower_suffix) {
-  if (s.size() < lower_suffix.size()) return false;
-  for (size_t i = 0; i < lower_suffix.size(); ++i) {
-    char c = s[s.size() - lower_suffix.size() + i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower_suffix[i]) return false;
-  }
-  return true;
-}
+using shell_parser::EqualsAsciiCaseless;
 
-bool EqualsCaseless(std::string_view s, std::string_view lower) {
-  return s.size() == lower.size() && EndsWithCaseless(s, lower);
+bool EndsWithCaseless(std::string_view s, std::string_view lower_suffix) {
+  return s.size() >= lower_suffix.size() &&
+         EqualsAsciiCaseless(s.substr(s.size() - lower_suffix.size()), lower_suffix);
 }
 
 // The last component of `path`.
@@ -186,7 +180,7 @@ std::string_view ScriptCommands(std::string_view path, std::string_view content,
   buffer->clear();
   const std::string_view base = BaseName(path);
   bool backticks = false;
-  if (EqualsCaseless(base, "makefile") || EqualsCaseless(base, "gnumakefile") ||
+  if (EqualsAsciiCaseless(base, "makefile") || EqualsAsciiCaseless(base, "gnumakefile") ||
       EndsWithCaseless(base, ".mk")) {
     AppendMakeRecipes(content, buffer);
   } else if (SourceRunsCommands(base, content, &backticks)) {
