@@ -86,9 +86,9 @@ inline std::string_view StringOf(const doberman_string& s) {
 
 // Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
 // has a database, v.ScriptUnit(scope, field, unit, text) for each command of a script being written
-// (ScriptCommands; judged for BLOCK only), and v.Status(status) for every bound the call exceeds (a
-// text cut at its limit, a shell command that could not be read whole, more encoded runs than the
-// limit allows).
+// (ScriptCommands; judged for BLOCK only, and for the credentials in them), and v.Status(status)
+// for every bound the call exceeds (a text cut at its limit, a shell command that could not be read
+// whole, more encoded runs than the limit allows).
 template <typename Visitor>
 void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
@@ -132,8 +132,9 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
   };
 
   // A script being written (below), numbered from unit `first` in `field`: its commands, then its
-  // text as a command line's raw text, both for BLOCK only. Normalization problems are not the
-  // call's: the script is an extra reading of text the call is judged on anyway.
+  // text as a command line's raw text, both for BLOCK only (and secret rules, decider.cc).
+  // Normalization problems are not the call's: the script is an extra reading of text the call is
+  // judged on anyway.
   auto script_units = [&](doberman_field field, size_t first, std::string_view script) {
     b.segments.Clear();
     (void)pack.shell->Normalize(script, &b.segments);

@@ -90,8 +90,8 @@ void RecordMatch(Scratch& s, uint32_t r, doberman_verdict verdict, const UnitCon
   loc.som = located_pattern != UINT32_MAX && s.pack.patterns[located_pattern].som;
   loc.span = located_pattern != UINT32_MAX ? s.pattern_span[located_pattern] : ByteSpan{};
   const RuleInfo& rule = s.pack.rules[r];
-  if (!loc.som && located_pattern != UINT32_MAX &&
-      (rule.validators.Any() || rule.family == "secret") && loc.span.end <= u.text.size()) {
+  if (!loc.som && located_pattern != UINT32_MAX && (rule.validators.Any() || rule.secret_family) &&
+      loc.span.end <= u.text.size()) {
     // A secret's span is its value, recovered from the match end as the validators do.
     std::string_view value = ExtractValue(u.text, loc.span.end, loc.span.end);
     if (!value.empty()) {
@@ -155,7 +155,10 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
       }
       if (!issued) verdict = rule.mention_cap;
     }
-    if (u.block_only && verdict != DOBERMAN_BLOCK) continue;
+    // A script being written runs later, if ever: of its commands only a BLOCK counts now. A
+    // credential in its text is there already (`curl -u admin:PASSWORD` in deploy.sh), so secret
+    // rules count at their verdict, as they do on the file's content.
+    if (u.block_only && verdict != DOBERMAN_BLOCK && !rule.secret_family) continue;
     RecordMatch(s, r, verdict, u, located);
   }
   for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;

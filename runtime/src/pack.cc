@@ -104,6 +104,7 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     RuleInfo& rule = pack->rules[i];
     rule.id = Str(r->id());
     rule.family = Str(r->family());
+    rule.secret_family = rule.family == "secret";
     rule.reason = Str(r->reason());
     rule.message = Str(r->message());
     rule.scopes = r->scopes();

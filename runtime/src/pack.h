@@ -25,6 +25,8 @@ namespace doberman::internal {
 
 struct RuleInfo {
   std::string id, family, reason, message;
+  bool secret_family = false;  // family == "secret": the hit's span is a value (RecordMatch), and
+                               // it counts in a script being written (EvaluateUnit)
   uint32_t scopes = 0;
   doberman_verdict verdict = DOBERMAN_AUTH;
   uint8_t tier = 0;
