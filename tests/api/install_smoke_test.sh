@@ -63,7 +63,7 @@ run_host() {  # label, binary
 }
 links_shared() {  # label, binary, expected (yes|no)
   local got=no
-  readelf -d "$2" | grep -q 'NEEDED.*libdoberman_runtime\.so\.1' && got=yes
+  readelf -d "$2" | grep 'NEEDED.*libdoberman_runtime\.so\.1' >/dev/null && got=yes
   [[ "$got" == "$3" ]] || fail "$1: links libdoberman_runtime.so.1: $got, expected $3"
 }
 

@@ -28,7 +28,9 @@ arch=$(dpkg --print-architecture)
 mapfile -t sources < <(apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' \
   'Created-By: Packages' 'Target-Of: deb' "Architecture: $arch" 'Origin: Debian' 2>/dev/null | sort -u)
 if [[ ${#sources[@]} -eq 0 ]]; then sources=("http://deb.debian.org/debian/ bookworm main"); fi
-printf '%s\n' "${sources[@]}" | grep -q ' bookworm ' ||
+# (grep reads it all: with pipefail, `grep -q` leaving early would fail the pipeline whenever
+# printf meets the closed pipe, as it did once under load)
+printf '%s\n' "${sources[@]}" | grep ' bookworm ' >/dev/null ||
   fail "the host's apt sources hold no Debian bookworm suite: ${sources[*]}"
 for s in "${sources[@]}"; do
   read -r uri suite _ <<<"$s"
