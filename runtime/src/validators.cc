@@ -316,6 +316,36 @@ bool IsGoModuleHash(std::string_view text, std::string_view value) {
   return at >= 3 && text.substr(at - 3, 3) == "h1:" && value.size() == 44 && value.back() == '=';
 }
 
+// A value of words joined by '_' or '-' in which one part is a long hex run (`sk_d21e2b...`,
+// `s-s4t2ud-d91c558a...`): the identifier check excuses hex runs as commit ids and digests inside
+// paths and dotted names, but outside them such a part is a key's random body behind its vendor
+// prefix. Values with '/', '.' or ':' keep the excuse (refs/3f2a..., pkg.v1.3f2a..., sha:3f2a...).
+bool HasHexBodyOutsidePath(std::string_view value) {
+  // A bare hex value is left to the rules that read the name (secret.assignment.named_hex_secret):
+  // behind a cache or sort key it is a digest.
+  if (value.find_first_of("/.:") != std::string_view::npos ||
+      value.find_first_of("_-=+") == std::string_view::npos) {
+    return false;
+  }
+  size_t run = 0, digits = 0, letters = 0;
+  bool whole = true;  // the part so far is all hex
+  for (size_t i = 0; i <= value.size(); ++i) {
+    const char c = i < value.size() ? value[i] : '_';
+    if (c == '_' || c == '-' || c == '=' || c == '+') {
+      if (whole && run >= 16 && digits > 0 && letters > 0) return true;
+      run = digits = letters = 0;
+      whole = true;
+    } else if (IsHex(c)) {
+      ++run;
+      digits += IsDigit(c) ? 1 : 0;
+      letters += IsDigit(c) ? 0 : 1;
+    } else {
+      whole = false;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t start, size_t end,
@@ -331,7 +361,8 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
   if (spec.min_entropy > 0 && ShannonEntropy(value) < spec.min_entropy) return false;
   if (spec.exempt_hashes && (LooksLikeHashOrUuid(value) || IsGoModuleHash(text, value)))
     return false;
-  if (spec.exempt_identifiers && LooksLikeIdentifierOrPath(value)) return false;
+  if (spec.exempt_identifiers && LooksLikeIdentifierOrPath(value) && !HasHexBodyOutsidePath(value))
+    return false;
   if (spec.placeholder && LooksLikePlaceholder(value)) return false;
   if (spec.placeholder) {
     // The value stops at '/' (after a match it usually starts a URL path segment), but a base64

@@ -327,6 +327,23 @@ TEST(Validators, PassesValidatorsCombines) {
   EXPECT_TRUE(at_end("mod v1.3.0 x1:t6JiXgmwXMjEs8VusXIJk2BXHsn+wx8BZdTaoZ5fu7I="));
 }
 
+TEST(Validators, HexBodyBehindAPrefixIsNotAnIdentifier) {
+  ValidatorSpec spec;
+  spec.min_length = 8;
+  spec.min_entropy = 3.0;
+  spec.exempt_identifiers = true;
+  auto passes = [&](const std::string& t) { return PassesValidators(spec, t, 0, t.size()); };
+  // The identifier check alone excuses a long hex part as a digest...
+  EXPECT_TRUE(LooksLikeIdentifierOrPath("sk_d21e2be3622049c7809f95cc02313821"));
+  // ...but joined to a vendor prefix by '_' or '-' it is a key's body.
+  EXPECT_TRUE(passes("XI_API_KEY=sk_d21e2be3622049c7809f95cc02313821"));
+  EXPECT_TRUE(passes("secret=s-s4t2ud-d91c558a2ba6b47f60f690efc20a33d2"));
+  // A bare hex value keeps the excuse (a digest behind a cache key is left to the rules that read
+  // the name), and so does a short hex part (a build id).
+  EXPECT_FALSE(passes("key=d21e2be3622049c7809f95cc02313821"));
+  EXPECT_FALSE(passes("key=build_3f2a9c1d2e4b"));
+}
+
 TEST(Validators, PlaceholderJudgedOnTheRunThroughSlashes) {
   ValidatorSpec spec;
   spec.placeholder = true;
