@@ -20,11 +20,15 @@ int HexDigit(char c) {
 }
 
 // The closing quote of the literal opened at `open` (text[open] is the quote), or npos. A
-// literal does not span a raw line break (JSON and Python short strings cannot).
+// literal does not span a raw line break (JSON and Python short strings cannot). In a
+// single-quoted literal a doubled quote is one quote, as YAML (and SQL) write it
+// ('the file with ID ''13'''), not the end and a new start.
 size_t ClosingQuote(std::string_view t, size_t open) {
   const char q = t[open];
   for (size_t i = open + 1; i < t.size(); ++i) {
     if (t[i] == '\\') {
+      ++i;
+    } else if (t[i] == q && q == '\'' && i + 1 < t.size() && t[i + 1] == '\'') {
       ++i;
     } else if (t[i] == q) {
       return i;
@@ -59,10 +63,15 @@ bool ClosesValue(std::string_view t, size_t close) {
   return c == ',' || c == '}' || c == ']' || c == ':' || c == ')' || c == '\n';
 }
 
-void Unescape(std::string_view body, std::string* out) {
+void Unescape(std::string_view body, char quote, std::string* out) {
   out->clear();
   for (size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
+    if (c == '\'' && quote == '\'' && i + 1 < body.size() && body[i + 1] == '\'') {
+      out->push_back(c);  // YAML's doubled quote (ClosingQuote)
+      ++i;
+      continue;
+    }
     if (c != '\\' || i + 1 == body.size()) {
       out->push_back(c);
       continue;
@@ -149,7 +158,7 @@ bool NextDataString(std::string_view text, size_t* pos, std::string* value) {
       i = close;
       continue;
     }
-    Unescape(text.substr(i + 1, close - i - 1), value);
+    Unescape(text.substr(i + 1, close - i - 1), c, value);
     *pos = close + 1;
     return true;
   }

@@ -23,7 +23,8 @@ bool LooksStructured(std::string_view text);
 
 // The next data string of `text` at or after `*pos`: a quoted literal ("..." or '...') that
 // follows `{ [ , : (`, a line start or a `- ` item marker, and is followed by `, } ] : )` or a line
-// end. Its value, unescaped (JSON and Python escapes, \uXXXX as UTF-8), is written to `*value`;
+// end. Its value, unescaped (JSON and Python escapes, \uXXXX as UTF-8, YAML's doubled single
+// quote), is written to `*value`;
 // `*pos` moves past it. False when there is none.
 bool NextDataString(std::string_view text, size_t* pos, std::string* value);
 
