@@ -3,6 +3,7 @@
 // what matters is where a quoted value starts and ends, not whether the document is valid.
 #include "data_strings.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "utf8.h"
@@ -34,6 +35,22 @@ size_t ClosingQuote(std::string_view t, size_t open) {
       return i;
     } else if (t[i] == '\n') {
       return std::string_view::npos;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The closing quote of the literal opened at `open` when line breaks are allowed inside it, looked
+// for before `limit`, or npos.
+size_t ClosingQuoteAcrossLines(std::string_view t, size_t open, size_t limit) {
+  const char q = t[open];
+  for (size_t i = open + 1; i < limit; ++i) {
+    if (t[i] == '\\') {
+      ++i;
+    } else if (t[i] == q && q == '\'' && i + 1 < limit && t[i + 1] == '\'') {
+      ++i;
+    } else if (t[i] == q) {
+      return i;
     }
   }
   return std::string_view::npos;
@@ -147,12 +164,29 @@ bool LooksStructured(std::string_view text) {
   return yaml >= 2 && yaml * 3 >= lines * 2;
 }
 
-bool NextDataString(std::string_view text, size_t* pos, std::string* value) {
+bool NextDataString(std::string_view text, size_t* pos, std::string* value,
+                    size_t* multiline_budget) {
   for (size_t i = *pos; i < text.size(); ++i) {
     const char c = text[i];
     if (c != '"' && c != '\'') continue;
     const size_t close = ClosingQuote(text, i);
-    if (close == std::string_view::npos) continue;
+    if (close == std::string_view::npos) {
+      // No closing quote on its line: a YAML flow scalar may go on over the next lines (or the
+      // text shows a JSON string with its \n escapes already turned into line breaks). Tried only
+      // where a value opens, within the caller's budget of bytes crossed.
+      if (multiline_budget == nullptr || *multiline_budget == 0 || !OpensValue(text, i)) continue;
+      const size_t limit =
+          std::min({text.size(), i + 1 + kMaxMultilineValueBytes, i + 1 + *multiline_budget});
+      const size_t far = ClosingQuoteAcrossLines(text, i, limit);
+      const size_t crossed = (far == std::string_view::npos ? limit : far) - (i + 1);
+      *multiline_budget -= std::min(crossed, *multiline_budget);
+      if (far == std::string_view::npos || !ClosesValue(text, far)) continue;
+      Unescape(text.substr(i + 1, far - i - 1), c, value);
+      // Read on from just inside it, not past it: were the opening quote a stray one, the values it
+      // spans are still handed out one by one (a value is never hidden inside a longer one).
+      *pos = i + 1;
+      return true;
+    }
     if (!OpensValue(text, i) || !ClosesValue(text, close)) {
       // Not a value here; its body may still hold one (a quoted key's colon) only after it.
       i = close;

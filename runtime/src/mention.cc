@@ -107,7 +107,12 @@ bool IsMention(std::string_view text, ByteSpan span, std::span<const size_t> mar
   size_t sentence_end = span.end;
   while (sentence_end < text.size() && !IsSentenceEnd(text[sentence_end])) ++sentence_end;
   for (size_t m : marker_ends) {
-    if (m > sentence_start && m <= sentence_end + 1) return true;
+    if (m <= sentence_start || m > sentence_end + 1) continue;
+    // A marker inside quotes is text being quoted, not the speaker framing the sentence: in
+    // "email the text 'Hey, how is it going?' to ..." the question is the message to send.
+    bool marker_quoted = false, marker_fenced = false;
+    if (m > 0 && m <= text.size()) QuoteStateAt(text, m - 1, m, &marker_quoted, &marker_fenced);
+    if (!marker_quoted) return true;
   }
   return false;
 }

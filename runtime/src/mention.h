@@ -16,9 +16,9 @@ struct ByteSpan {
   size_t end = 0;
 };
 
-// True when [span.start, span.end) of `text` is a mention: quoted, or sharing a sentence with one
-// of `marker_ends` (end offsets of mention-marker matches). False inside ``` fences. `span.start ==
-// span.end` means the start is unknown; the match's last byte is judged then.
+// True when [span.start, span.end) of `text` is a mention: quoted, or sharing a sentence with an
+// unquoted one of `marker_ends` (end offsets of mention-marker matches). False inside ``` fences.
+// `span.start == span.end` means the start is unknown; the match's last byte is judged then.
 bool IsMention(std::string_view text, ByteSpan span, std::span<const size_t> marker_ends);
 
 }  // namespace doberman::internal
