@@ -20,29 +20,12 @@ int HexDigit(char c) {
   return -1;
 }
 
-// The closing quote of the literal opened at `open` (text[open] is the quote), or npos. A
-// literal does not span a raw line break (JSON and Python short strings cannot). In a
-// single-quoted literal a doubled quote is one quote, as YAML (and SQL) write it
-// ('the file with ID ''13'''), not the end and a new start.
-size_t ClosingQuote(std::string_view t, size_t open) {
-  const char q = t[open];
-  for (size_t i = open + 1; i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      ++i;
-    } else if (t[i] == q && q == '\'' && i + 1 < t.size() && t[i + 1] == '\'') {
-      ++i;
-    } else if (t[i] == q) {
-      return i;
-    } else if (t[i] == '\n') {
-      return std::string_view::npos;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// The closing quote of the literal opened at `open` when line breaks are allowed inside it, looked
-// for before `limit`, or npos.
-size_t ClosingQuoteAcrossLines(std::string_view t, size_t open, size_t limit) {
+// The closing quote of the literal opened at `open` (text[open] is the quote), looked for before
+// `limit`, or npos. A literal does not span a raw line break (JSON and Python short strings
+// cannot) unless `across_lines` (a YAML flow scalar). In a single-quoted literal a doubled quote
+// is one quote, as YAML (and SQL) write it ('the file with ID ''13'''), not the end and a new
+// start.
+size_t ClosingQuote(std::string_view t, size_t open, size_t limit, bool across_lines) {
   const char q = t[open];
   for (size_t i = open + 1; i < limit; ++i) {
     if (t[i] == '\\') {
@@ -51,6 +34,8 @@ size_t ClosingQuoteAcrossLines(std::string_view t, size_t open, size_t limit) {
       ++i;
     } else if (t[i] == q) {
       return i;
+    } else if (t[i] == '\n' && !across_lines) {
+      return std::string_view::npos;
     }
   }
   return std::string_view::npos;
@@ -169,7 +154,7 @@ bool NextDataString(std::string_view text, size_t* pos, std::string* value,
   for (size_t i = *pos; i < text.size(); ++i) {
     const char c = text[i];
     if (c != '"' && c != '\'') continue;
-    const size_t close = ClosingQuote(text, i);
+    const size_t close = ClosingQuote(text, i, text.size(), false);
     if (close == std::string_view::npos) {
       // No closing quote on its line: a YAML flow scalar may go on over the next lines (or the
       // text shows a JSON string with its \n escapes already turned into line breaks). Tried only
@@ -177,7 +162,7 @@ bool NextDataString(std::string_view text, size_t* pos, std::string* value,
       if (multiline_budget == nullptr || *multiline_budget == 0 || !OpensValue(text, i)) continue;
       const size_t limit =
           std::min({text.size(), i + 1 + kMaxMultilineValueBytes, i + 1 + *multiline_budget});
-      const size_t far = ClosingQuoteAcrossLines(text, i, limit);
+      const size_t far = ClosingQuote(text, i, limit, true);
       const size_t crossed = (far == std::string_view::npos ? limit : far) - (i + 1);
       *multiline_budget -= std::min(crossed, *multiline_budget);
       if (far == std::string_view::npos || !ClosesValue(text, far)) continue;
