@@ -439,7 +439,12 @@ doberman_status WalkValues(doberman_scratch* scratch, doberman_string text, size
       bool overflow = false;
       std::vector<Found> found;
     };
+    // The list's storage is kept for the thread's next walk (every outbound call of a session
+    // walks its values); taken, not shared, so that a callback walking again gets its own.
+    thread_local std::vector<Found> spare;
     Walk walk;
+    walk.found = std::move(spare);
+    walk.found.clear();
     walk.scratch = scratch;
     walk.filter = filter;
     walk.context = context;
@@ -476,6 +481,7 @@ doberman_status WalkValues(doberman_scratch* scratch, doberman_string text, size
     for (const Found& f : walk.found) {
       if (f.wanted) fn(context, f.tag, f.fingerprint.data(), f.decoded);
     }
+    if (walk.found.capacity() <= 64) spare = std::move(walk.found);
     return walk.overflow || too_many_runs ? DOBERMAN_E_LIMIT : DOBERMAN_OK;
   } catch (const std::bad_alloc&) {
     return DOBERMAN_E_NO_MEMORY;

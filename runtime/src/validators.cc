@@ -438,7 +438,17 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     }
     // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
     if ((k & kValueByte) == 0) continue;
-    if (e < n && (kCarriedClass[bytes[e]] & kValueByte) != 0) continue;
+    if (e < n && (kCarriedClass[bytes[e]] & kValueByte) != 0) {
+      // Inside a run, a plain value byte followed by another value byte changes nothing above
+      // (no '=' block is open after a byte that is not '='): skip to the run's last such byte.
+      if ((k & kEqualsByte) == 0) {
+        while (e + 1 < n && kCarriedClass[bytes[e]] == kValueByte &&
+               (kCarriedClass[bytes[e + 1]] & kValueByte) != 0) {
+          ++e;
+        }
+      }
+      continue;
+    }
     // Trailing '=' is padding, part of the value; the stop before it bounds the value, and so does
     // ExtractValue's window of kMaxValue bytes (which the padding may exceed on its own).
     const size_t stop = last_stop == SIZE_MAX ? 0 : last_stop + 1;
@@ -446,8 +456,12 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     const size_t window = e > kMaxValue ? e - kMaxValue : 0;
     const size_t hard_stop = last_hard_stop == SIZE_MAX ? 0 : last_hard_stop + 1;
     const size_t b = std::max(stop, std::min(pad_begin, window));
-    const size_t quoted =
-        QuotedValueBegin(text, b, e, std::max(hard_stop, std::min(pad_begin, window)));
+    const size_t hard_begin = std::max(hard_stop, std::min(pad_begin, window));
+    // Every value handed on is a piece of [b, e) or of [hard_begin, e) (QuotedValueBegin returns
+    // one of the two): when both are shorter than a value, there is none here, as for most words
+    // of a command line.
+    if (e - std::min(b, hard_begin) < min_length) continue;
+    const size_t quoted = QuotedValueBegin(text, b, e, hard_begin);
     // The piece after '#' too: a value recorded elsewhere may be sent inside a quoted literal.
     if (quoted != b && !YieldValue(text.substr(b, e - b), min_length, fn, context)) return false;
     if (!YieldValue(text.substr(quoted, e - quoted), min_length, fn, context)) return false;

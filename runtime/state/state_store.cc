@@ -73,7 +73,7 @@ class Stmt {
   int rc_ = SQLITE_ERROR;
 };
 
-// The store's 8-byte integers (the log chain's digest input, its meta row, ledger.gen) are
+// The store's 8-byte integers (the log chain's digest input, its meta row; ledger.gen too) are
 // little-endian.
 void PutU64(uint8_t* p, uint64_t v) {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
@@ -186,7 +186,6 @@ int CheckpointWhenLong(void* busy_timeout_ms, sqlite3* db, const char* name, int
 }  // namespace
 
 StateStore::~StateStore() {
-  if (generation_fd_ >= 0) ::close(generation_fd_);
   sqlite3_finalize(lookup_);
   sqlite3_finalize(ledger_generation_);
   sqlite3_close_v2(db_);
@@ -205,15 +204,7 @@ std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLim
     s->path_ = path;
     // Without it a cached session could not learn of another process's writes: no store at all.
     const std::string generation = dir.path + "/" + kGenerationFile;
-    s->generation_fd_ =
-        ::open(generation.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-    struct stat gst {};
-    if (s->generation_fd_ < 0 || ::fstat(s->generation_fd_, &gst) != 0 || !S_ISREG(gst.st_mode) ||
-        gst.st_uid != ::geteuid()) {
-      *error = "state store " + generation + ": " +
-               (s->generation_fd_ < 0 ? std::strerror(errno) : "not a regular file of ours");
-      return nullptr;
-    }
+    if (!s->generation_.Open(generation, error)) return nullptr;
     const int rc = sqlite3_open_v2(
         path.c_str(), &s->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX,
         nullptr);
@@ -456,28 +447,15 @@ bool StateStore::ForEachSessionValue(
 bool StateStore::BumpLedgerGeneration(std::string* error) {
   int64_t stored = 0;
   if (!LedgerGeneration(&stored)) return (*error = DbError(db_, "generation"), false);
-  const int64_t next = std::max(stored, FileGeneration()) + 1;
+  const int64_t next = std::max(stored, generation_.Read()) + 1;
   Stmt put(db_,
            "INSERT INTO meta(k, v) VALUES('ledger_generation', ?) ON CONFLICT(k) DO UPDATE SET v = "
            "excluded.v");
   if (!put.ok()) return (*error = DbError(db_, "generation"), false);
   put.Int(1, next);
   if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "generation"), false);
-  uint8_t bytes[8];
-  PutU64(bytes, static_cast<uint64_t>(next));
-  if (::pwrite(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
-    *error =
-        "state store: cannot write " + std::string(kGenerationFile) + ": " + std::strerror(errno);
-    return false;
-  }
+  if (!generation_.Write(next, error)) return false;
   return true;
-}
-
-int64_t StateStore::FileGeneration() const {
-  uint8_t bytes[8];
-  if (::pread(generation_fd_, bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes))
-    return -1;
-  return static_cast<int64_t>(GetU64(bytes) & 0x7fffffffffffffffULL);
 }
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
@@ -553,9 +531,10 @@ bool StateStore::PrepareLookup(const Fingerprint& session, const TagFilter** fil
   // the value the cache was loaded at means no write since (BumpLedgerGeneration); anything else
   // is checked against meta.
   use_cache_ = ++lookups_ > 1;
+  if (use_cache_) generation_.Map();
   if (use_cache_) {
     const bool fresh =
-        cache_valid_ && cached_session_ == session && FileGeneration() == cached_version_;
+        cache_valid_ && cached_session_ == session && generation_.Read() == cached_version_;
     if (!fresh) {
       int64_t version = -1;
       if (!LedgerGeneration(&version)) return (*error = DbError(db_, "lookup"), false);

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "generation_file.h"
 #include "state_dir.h"
 #include "tag_filter.h"
 #include "turn_sketch.h"
@@ -157,8 +158,6 @@ class StateStore {
   // in meta and, before the commit, in the generation file.
   bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
-  // The generation file's value (-1 when it cannot be read whole).
-  int64_t FileGeneration() const;
 
   struct FingerprintHash {
     size_t operator()(const Fingerprint& f) const {
@@ -173,8 +172,7 @@ class StateStore {
   };
 
   sqlite3* db_ = nullptr;
-  // DIR/ledger.gen: the value ledger's generation as 8 bytes, readable without SQLite's locks.
-  int generation_fd_ = -1;
+  GenerationFile generation_;       // DIR/ledger.gen
   sqlite3_stmt* lookup_ = nullptr;  // prepared once: preparing costs more than a lookup
   sqlite3_stmt* ledger_generation_ =
       nullptr;  // the ledger's generation in meta (see LedgerGeneration)

@@ -339,12 +339,24 @@ TEST_F(StateStoreTest, ACachedSessionSeesOtherConnectionsWrites) {
   EXPECT_EQ(lookup(Fp(12)), ValueKind::kNone);
   ASSERT_TRUE(writer->RecordValues(session, {Fp(12)}, ValueKind::kSecret, 100, &error));
   EXPECT_EQ(lookup(Fp(12)), ValueKind::kSecret);
-  // Truncated: the same.
+  // Truncated while no process looks up through it (a running reader has it mapped, as SQLite
+  // has its WAL index): a new reader grows it back when it maps it, and stays right.
+  reader.reset();
   ASSERT_EQ(::ftruncate(fd, 0), 0);
-  ::close(fd);
+  reader = OpenStore(&d);
+  ASSERT_NE(reader, nullptr);
   EXPECT_EQ(lookup(Fp(12)), ValueKind::kSecret);
+  EXPECT_EQ(lookup(Fp(12)), ValueKind::kSecret);  // maps the file
+  struct stat st {};
+  ASSERT_EQ(::fstat(fd, &st), 0);
+  EXPECT_EQ(st.st_size, 8);
+  ::close(fd);
   ASSERT_TRUE(writer->RecordValues(session, {Fp(13)}, ValueKind::kSecret, 100, &error));
   EXPECT_EQ(lookup(Fp(13)), ValueKind::kSecret);
+  // Another process's write seen through the mapping alone (the cache was loaded before it).
+  EXPECT_EQ(lookup(Fp(14)), ValueKind::kNone);
+  ASSERT_TRUE(writer->RecordValues(session, {Fp(14)}, ValueKind::kUntrusted, 100, &error));
+  EXPECT_EQ(lookup(Fp(14)), ValueKind::kUntrusted);
   EXPECT_EQ(Mode(gen), 0600);
 }
 

@@ -416,5 +416,24 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
   EXPECT_EQ(got[0], std::string(ExtractValue(long_value, 5000, 5000)));
 }
 
+// The minimum length only filters: the walk skips short runs and the inside of long ones without
+// examining them, and yields exactly the long-enough values it yields when every length counts.
+TEST(CarriedValues, MinimumLengthOnlyFilters) {
+  std::mt19937 rng(11);
+  const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\nbcdefgh";
+  for (int round = 0; round < 5000; ++round) {
+    std::string text;
+    const size_t n = rng() % 120;
+    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    const size_t min_length = 2 + rng() % 12;
+    std::vector<std::string> expected;
+    for (const std::string& v : CarriedValues(text, 1)) {
+      if (v.size() >= min_length) expected.push_back(v);
+    }
+    EXPECT_EQ(CarriedValues(text, min_length), expected)
+        << "text: [" << text << "] min " << min_length;
+  }
+}
+
 }  // namespace
 }  // namespace doberman::internal
