@@ -106,7 +106,7 @@ bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* err
 }
 
 Fingerprint SessionMemory::SessionOf(const ParsedPayload& payload) const {
-  return state::SessionFingerprint(dir_.key, payload.session);
+  return sessions_.Of(dir_.key, payload.session);
 }
 
 namespace {

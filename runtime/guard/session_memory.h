@@ -87,10 +87,9 @@ class SessionMemory {
   void JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
                  const state::Fingerprint& session, int64_t now, Decision* d);
 
- public:
- private:
   state::StateDir dir_;
   std::unique_ptr<state::StateStore> store_;
+  mutable state::LastSessionFingerprint sessions_;  // a cache: SessionOf stays const
 };
 
 // The redacted row of one decision (no seq or time: the store adds those): host, event, tool,

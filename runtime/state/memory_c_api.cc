@@ -22,11 +22,7 @@ using doberman::state::Fingerprint;
 struct doberman_memory {
   doberman::state::StateDir dir;
   std::unique_ptr<doberman::state::StateStore> store;
-  // The last session named and its fingerprint: a long-lived caller names the same session call
-  // after call, and the keyed hash is a tenth of an outbound check.
-  std::string last_session;
-  Fingerprint last_session_fingerprint{};
-  bool has_last_session = false;
+  doberman::state::LastSessionFingerprint sessions;
 };
 
 namespace {
@@ -45,13 +41,7 @@ std::string_view View(doberman_string s) {
 bool Valid(doberman_string s) { return s.data != nullptr || s.size == 0; }
 
 Fingerprint Session(doberman_memory* m, doberman_string session) {
-  const std::string_view id = View(session);
-  if (!m->has_last_session || m->last_session != id) {
-    m->last_session_fingerprint = doberman::state::SessionFingerprint(m->dir.key, id);
-    m->last_session.assign(id);
-    m->has_last_session = true;
-  }
-  return m->last_session_fingerprint;
+  return m->sessions.Of(m->dir.key, View(session));
 }
 
 int64_t Now() { return static_cast<int64_t>(std::time(nullptr)); }

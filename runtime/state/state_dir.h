@@ -34,6 +34,28 @@ Fingerprint KeyedFingerprint(const Key& key, std::string_view domain, std::strin
 // sessions then share a record, which is stricter).
 Fingerprint SessionFingerprint(const Key& key, std::string_view session_id);
 
+// SessionFingerprint of the last session asked for, kept: a long-lived process (the service, an
+// embedder) names the same session call after call, and the keyed hash was half of a warm
+// outbound check. One thread at a time.
+class LastSessionFingerprint {
+ public:
+  const Fingerprint& Of(const Key& key, std::string_view session_id) {
+    if (!valid_ || key != key_ || session_id != id_) {
+      fingerprint_ = SessionFingerprint(key, session_id);
+      key_ = key;
+      id_.assign(session_id);
+      valid_ = true;
+    }
+    return fingerprint_;
+  }
+
+ private:
+  bool valid_ = false;
+  Key key_{};
+  std::string id_;
+  Fingerprint fingerprint_{};
+};
+
 // Lower-case hex of `bytes`.
 std::string Hex(const uint8_t* bytes, size_t size);
 inline std::string Hex(const Fingerprint& f) { return Hex(f.data(), f.size()); }
