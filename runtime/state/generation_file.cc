@@ -9,20 +9,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include "little_endian.h"
+
 namespace doberman::state {
-namespace {
-
-// Little-endian, as the store's other 8-byte integers.
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
-  return v;
-}
-
-}  // namespace
 
 GenerationFile::~GenerationFile() {
   if (map_ != nullptr) ::munmap(const_cast<uint64_t*>(map_), sizeof *map_);

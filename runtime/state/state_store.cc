@@ -14,6 +14,8 @@
 #include <ctime>
 #include <string>
 
+#include "little_endian.h"
+
 namespace doberman::state {
 namespace {
 
@@ -72,17 +74,6 @@ class Stmt {
   sqlite3_stmt* s_ = nullptr;
   int rc_ = SQLITE_ERROR;
 };
-
-// The store's 8-byte integers (the log chain's digest input, its meta row; ledger.gen too) are
-// little-endian.
-void PutU64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
-uint64_t GetU64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(p[i]) << (8 * i);
-  return v;
-}
 
 std::string DbError(sqlite3* db, const std::string& what) {
   return "state store: " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
@@ -454,8 +445,7 @@ bool StateStore::BumpLedgerGeneration(std::string* error) {
   if (!put.ok()) return (*error = DbError(db_, "generation"), false);
   put.Int(1, next);
   if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "generation"), false);
-  if (!generation_.Write(next, error)) return false;
-  return true;
+  return generation_.Write(next, error);
 }
 
 // The ledger's generation: bumped by every write to the value ledger (not by log rows, which other
@@ -531,8 +521,8 @@ bool StateStore::PrepareLookup(const Fingerprint& session, const TagFilter** fil
   // the value the cache was loaded at means no write since (BumpLedgerGeneration); anything else
   // is checked against meta.
   use_cache_ = ++lookups_ > 1;
-  if (use_cache_) generation_.Map();
   if (use_cache_) {
+    generation_.Map();
     const bool fresh =
         cache_valid_ && cached_session_ == session && generation_.Read() == cached_version_;
     if (!fresh) {
