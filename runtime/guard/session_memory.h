@@ -78,7 +78,9 @@ class SessionMemory {
   state::StateStore* store() { return store_.get(); }
   const state::StateDir& state_dir() const { return dir_; }
 
-  // The fingerprint a session id is stored under.
+  // The fingerprint a session id is stored under. Const, but it keeps the last one in a cache:
+  // like the store, one SessionMemory serves one thread at a time (each service worker has its
+  // own).
   state::Fingerprint SessionOf(const ParsedPayload& payload) const;
 
  private:

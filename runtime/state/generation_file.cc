@@ -60,12 +60,15 @@ bool GenerationFile::Write(int64_t value, std::string* error) {
 // SQLite's own WAL index (DIR/state.db-shm, mapped by every connection), the file must then not be
 // truncated under the running process (docs/session-memory.md).
 void GenerationFile::Map() {
-  if (map_ != nullptr) return;
+  if (map_ != nullptr || map_failed_) return;
+  map_failed_ = true;
   struct stat st {};
   if (::fstat(fd_, &st) != 0) return;
   if (st.st_size < 8 && ::ftruncate(fd_, 8) != 0) return;
   void* map = ::mmap(nullptr, 8, PROT_READ, MAP_SHARED, fd_, 0);
-  if (map != MAP_FAILED) map_ = static_cast<const uint64_t*>(map);
+  if (map == MAP_FAILED) return;
+  map_ = static_cast<const uint64_t*>(map);
+  map_failed_ = false;
 }
 
 }  // namespace doberman::state

@@ -28,6 +28,7 @@ class GenerationFile {
  private:
   int fd_ = -1;
   const uint64_t* map_ = nullptr;
+  bool map_failed_ = false;  // tried once: reads stay on pread
   std::string name_;
 };
 

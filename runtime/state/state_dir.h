@@ -41,9 +41,12 @@ class LastSessionFingerprint {
  public:
   const Fingerprint& Of(const Key& key, std::string_view session_id) {
     if (!valid_ || key != key_ || session_id != id_) {
+      // Invalid until all three agree again: an allocation failing in between (the id's copy)
+      // must not leave one session's fingerprint filed under another's id.
+      valid_ = false;
       fingerprint_ = SessionFingerprint(key, session_id);
-      key_ = key;
       id_.assign(session_id);
+      key_ = key;
       valid_ = true;
     }
     return fingerprint_;

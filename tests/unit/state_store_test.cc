@@ -606,4 +606,20 @@ TEST(TurnSketch, StyleFeaturesAreBucketedAndTheBaselineFindsOutliers) {
 }
 
 }  // namespace
+// The cached session fingerprint is always the one SessionFingerprint gives for the key and id
+// asked now: a new id or a new key (a re-keyed store) is computed again, never served from before.
+TEST(LastSessionFingerprintTest, FollowsTheKeyAndTheId) {
+  Key a{}, b{};
+  a.fill(1);
+  b.fill(2);
+  LastSessionFingerprint last;
+  EXPECT_EQ(last.Of(a, "s1"), SessionFingerprint(a, "s1"));
+  EXPECT_EQ(last.Of(a, "s1"), SessionFingerprint(a, "s1"));
+  EXPECT_EQ(last.Of(a, "s2"), SessionFingerprint(a, "s2"));
+  EXPECT_EQ(last.Of(b, "s2"), SessionFingerprint(b, "s2"));
+  EXPECT_NE(SessionFingerprint(a, "s2"), SessionFingerprint(b, "s2"));
+  EXPECT_EQ(last.Of(b, ""), SessionFingerprint(b, ""));  // the host user's record
+  EXPECT_EQ(last.Of(a, "s1"), SessionFingerprint(a, "s1"));
+}
+
 }  // namespace doberman::state
