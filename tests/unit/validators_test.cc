@@ -30,6 +30,32 @@ std::vector<std::string> CarriedValues(std::string_view text, size_t min_length)
   return got;
 }
 
+// ExtractValue at every end of a run of token characters, the values at least `min_length` long,
+// in order: what ForEachCarriedValue must yield (it may add URL-path tails).
+std::vector<std::string> ExtractedAtRunEnds(const std::string& text, size_t min_length) {
+  auto token = [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return std::isalnum(c) || c == '+' || c == '=' || c == '_' || c == '-';
+  };
+  std::vector<std::string> values;
+  for (size_t e = 1; e <= text.size(); ++e) {
+    if (!token(text[e - 1]) || (e < text.size() && token(text[e]))) continue;
+    const std::string_view v = ExtractValue(text, e, e);
+    if (v.size() >= min_length) values.emplace_back(v);
+  }
+  return values;
+}
+
+// How many of `expected`, in order, appear in `got` (a subsequence match).
+size_t MatchedInOrder(const std::vector<std::string>& got,
+                      const std::vector<std::string>& expected) {
+  size_t k = 0;
+  for (const std::string& g : got) {
+    if (k < expected.size() && g == expected[k]) ++k;
+  }
+  return k;
+}
+
 TEST(Validators, Entropy) {
   EXPECT_DOUBLE_EQ(ShannonEntropy(""), 0);
   EXPECT_DOUBLE_EQ(ShannonEntropy("aaaa"), 0);
@@ -389,25 +415,10 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
     std::string text;
     const size_t n = rng() % 60;
     for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
-    std::vector<std::string> expected;
-    for (size_t e = 1; e <= text.size(); ++e) {
-      const auto c = static_cast<unsigned char>(text[e - 1]);
-      const bool token = std::isalnum(c) || c == '+' || c == '=' || c == '_' || c == '-';
-      if (!token) continue;
-      if (e < text.size()) {
-        const auto d = static_cast<unsigned char>(text[e]);
-        if (std::isalnum(d) || d == '+' || d == '=' || d == '_' || d == '-') continue;
-      }
-      const std::string_view v = ExtractValue(text, e, e);
-      if (v.size() >= 2) expected.emplace_back(v);
-    }
-    const std::vector<std::string> got = CarriedValues(text, 2);
+    const std::vector<std::string> expected = ExtractedAtRunEnds(text, 2);
     // Every ExtractValue value is yielded, in order; extra yields are URL-path tails only.
-    size_t k = 0;
-    for (const std::string& g : got) {
-      if (k < expected.size() && g == expected[k]) ++k;
-    }
-    EXPECT_EQ(k, expected.size()) << "text: [" << text << "]";
+    EXPECT_EQ(MatchedInOrder(CarriedValues(text, 2), expected), expected.size())
+        << "text: [" << text << "]";
   }
   // The 4 KiB window of ExtractValue applies too.
   const std::string long_value(5000, 'a');
@@ -427,25 +438,11 @@ TEST(CarriedValues, MinimumLengthOnlyFilters) {
     const size_t n = rng() % 200;
     for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
     const size_t min_length = 2 + rng() % 14;
-    std::vector<std::string> expected;
-    for (size_t e = 1; e <= text.size(); ++e) {
-      const auto c = static_cast<unsigned char>(text[e - 1]);
-      const bool token = std::isalnum(c) || c == '+' || c == '=' || c == '_' || c == '-';
-      if (!token) continue;
-      if (e < text.size()) {
-        const auto d = static_cast<unsigned char>(text[e]);
-        if (std::isalnum(d) || d == '+' || d == '=' || d == '_' || d == '-') continue;
-      }
-      const std::string_view v = ExtractValue(text, e, e);
-      if (v.size() >= min_length) expected.emplace_back(v);
-    }
+    const std::vector<std::string> expected = ExtractedAtRunEnds(text, min_length);
     const std::vector<std::string> got = CarriedValues(text, min_length);
-    size_t k = 0;
-    for (const std::string& g : got) {
-      EXPECT_GE(g.size(), min_length);
-      if (k < expected.size() && g == expected[k]) ++k;
-    }
-    EXPECT_EQ(k, expected.size()) << "text: [" << text << "] min " << min_length;
+    for (const std::string& g : got) EXPECT_GE(g.size(), min_length);
+    EXPECT_EQ(MatchedInOrder(got, expected), expected.size())
+        << "text: [" << text << "] min " << min_length;
     // And nothing but what the walk offers when every length counts.
     std::vector<std::string> all_long;
     for (const std::string& v : CarriedValues(text, 1)) {
