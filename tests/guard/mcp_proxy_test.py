@@ -10,6 +10,7 @@ pipe close instead of a hang. Then the same with the reference filesystem server
 (@modelcontextprotocol/server-filesystem, installed by scripts/install-deps; skipped when absent)."""
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,11 +30,22 @@ KEY = ("-----BEGIN OPENSSH PRIVATE KEY-----\n"
        "-----END OPENSSH PRIVATE KEY-----\n")
 
 
+# Every scratch directory the tests make, removed once the module's tests are done (a test that
+# ends with the proxy already gone, or that makes its own Client, has no tearDown to do it).
+SCRATCH = []
+
+
+def tearDownModule():
+    for path in SCRATCH:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 class Client:
     """A line-oriented JSON-RPC client on the proxy's stdin/stdout."""
 
     def __init__(self, *server_flags, state_dir=None, capabilities=None):
         self.tmp = tempfile.mkdtemp(prefix="doberman-mcp-")
+        SCRATCH.append(self.tmp)
         self.calls = os.path.join(self.tmp, "calls.jsonl")
         env = {k: v for k, v in os.environ.items() if not k.startswith("DOBERMAN_")}
         env["MCP_TEST_CALL_LOG"] = self.calls
@@ -286,6 +298,7 @@ FS_SERVER = os.path.join(HOSTS_DIR, "node_modules", ".bin", "mcp-server-filesyst
 class RealFilesystemServerTest(unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="doberman-mcpfs-")
+        SCRATCH.append(self.root)
         with open(os.path.join(self.root, "notes.txt"), "w") as f:
             f.write("meeting at 3\n")
         with open(os.path.join(self.root, "id_ed25519"), "w") as f:

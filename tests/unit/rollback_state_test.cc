@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -19,11 +20,21 @@
 
 namespace {
 
-std::string TempDir() {
-  char tmpl[] = "/tmp/doberman-state-XXXXXX";
-  const char* d = mkdtemp(tmpl);
-  return d ? d : "";
-}
+// A fresh directory under /tmp, removed with everything in it when the test ends.
+struct ScratchDir {
+  ScratchDir() {
+    char tmpl[] = "/tmp/doberman-state-XXXXXX";
+    const char* d = mkdtemp(tmpl);
+    path = d ? d : "";
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    if (!path.empty()) std::filesystem::remove_all(path, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::string path;
+};
 
 std::map<std::string, uint64_t> ReadBack(const std::string& path) {
   std::map<std::string, uint64_t> out;
@@ -41,7 +52,8 @@ std::map<std::string, uint64_t> ReadBack(const std::string& path) {
 }
 
 TEST(RollbackState, ConcurrentRecordsAreNeverLost) {
-  const std::string dir = TempDir();
+  const ScratchDir scratch;
+  const std::string& dir = scratch.path;
   ASSERT_FALSE(dir.empty());
   for (int trial = 0; trial < 5; ++trial) {
     const std::string path = dir + "/revisions" + std::to_string(trial);
@@ -81,7 +93,8 @@ TEST(RollbackState, ConcurrentRecordsAreNeverLost) {
 }
 
 TEST(RollbackState, CorruptOrNonRegularStateFailsClosed) {
-  const std::string dir = TempDir();
+  const ScratchDir scratch;
+  const std::string& dir = scratch.path;
   const std::string path = dir + "/revisions";
   std::ofstream(path) << "this is not a state line at all\n";
   std::string error;
