@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -367,8 +368,8 @@ TEST_F(ApiTest, RollbackIsRefused) {
   // A corrupt state file fails closed instead of disabling the check.
   std::ofstream(state) << "garbage line without revision\n";
   EXPECT_EQ(doberman_pack_load_memory(r2.data(), r2.size(), &o, &p, nullptr, 0), DOBERMAN_E_STATE);
-  unlink(state.c_str());
-  rmdir(dir);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);  // the record and its lock file
 }
 
 TEST_F(ApiTest, DecideArgumentChecksFailClosed) {
