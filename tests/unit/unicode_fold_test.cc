@@ -153,6 +153,14 @@ TEST(FoldTextTest, InvisibleCharactersAreRemoved) {
   }
 }
 
+TEST(FoldTextTest, TypographicQuotesAndApostrophesBecomeAscii) {
+  // Rules are written with ASCII quotes (`don'?t`, `"i'?m sorry"`): what phones and word processors
+  // type must read the same.
+  EXPECT_EQ(Fold("Don\u2019t say \u201CI\u2019m sorry\u201D or \u2018no\u2019"),
+            "don't say \"i'm sorry\" or 'no'");
+  EXPECT_EQ(Fold("can\u02BCt"), "can't");
+}
+
 TEST(FoldTextTest, KeywordSplitByZeroWidthCharactersIsRejoined) {
   size_t changes = 0;
   EXPECT_EQ(Fold("i\u200Bg\u200Cn\u200Do\u2060r\uFEFFe pre\u00ADvi\u034Fous", &changes),
