@@ -199,6 +199,10 @@ uint64_t UpperMask(uint64_t x) {
 
 // -------------------------------------------------------------------------------------------------
 
+namespace {
+bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+}  // namespace
+
 size_t FoldText(std::string_view in, std::string* out) {
   const size_t n = in.size();
   const auto* src = reinterpret_cast<const unsigned char*>(in.data());
@@ -278,6 +282,17 @@ size_t FoldText(std::string_view in, std::string* out) {
       if (ws_len > 0) flush_space();
       dst[pos++] = static_cast<char>(c);
       ++i;
+      continue;
+    }
+    // A typographic apostrophe inside a word (don’t, I’m, OpenAI’s) is the ASCII one, so rules
+    // written `don'?t` read what phones and word processors type. Only inside a word: elsewhere
+    // U+2019 is a closing quote, and the mention reading (mention.cc) tells curly quotes apart -
+    // an ASCII ' there would open quotes that "’Cause" or "users’" never opened.
+    if ((cp == 0x2019 || cp == 0x02BC) && ws_len == 0 && pos > 0 && IsAsciiLetter(dst[pos - 1]) &&
+        i + len < n && IsAsciiLetter(static_cast<char>(src[i + len]))) {
+      dst[pos++] = '\'';
+      ++changes;
+      i += len;
       continue;
     }
     const Folded f = FoldCodePoint(cp);

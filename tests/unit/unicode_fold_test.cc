@@ -153,12 +153,15 @@ TEST(FoldTextTest, InvisibleCharactersAreRemoved) {
   }
 }
 
-TEST(FoldTextTest, TypographicQuotesAndApostrophesBecomeAscii) {
-  // Rules are written with ASCII quotes (`don'?t`, `"i'?m sorry"`): what phones and word processors
-  // type must read the same.
-  EXPECT_EQ(Fold("Don\u2019t say \u201CI\u2019m sorry\u201D or \u2018no\u2019"),
-            "don't say \"i'm sorry\" or 'no'");
+TEST(FoldTextTest, TypographicApostropheInsideAWordBecomesAscii) {
+  // Rules are written with the ASCII apostrophe (`don'?t`): what phones and word processors type
+  // must read the same. Elsewhere U+2019 is a closing quote and stays, as do the other curly
+  // quotes: the mention reading tells them apart ("’Cause" and "users’" open no quote).
+  EXPECT_EQ(Fold("Don\u2019t say I\u2019m sorry, OpenAI\u2019s rules"),
+            "don't say i'm sorry, openai's rules");
   EXPECT_EQ(Fold("can\u02BCt"), "can't");
+  EXPECT_EQ(Fold("\u2019Cause the users\u2019 chat"), "\u2019cause the users\u2019 chat");
+  EXPECT_EQ(Fold("\u201CI\u2019m\u201D \u2018no\u2019"), "\u201Ci'm\u201D \u2018no\u2019");
 }
 
 TEST(FoldTextTest, KeywordSplitByZeroWidthCharactersIsRejoined) {
