@@ -295,6 +295,19 @@ size_t FoldText(std::string_view in, std::string* out) {
       i += len;
       continue;
     }
+    // Thai and Lao SARA AM written as its two parts (NIKHAHIT + SARA AA: what NFKC makes of it,
+    // and what some keyboards and converters type) is the one letter rules are written with, so
+    // คําสั่ง and คำสั่ง read alike. The pair's second part is 3 bytes: E0 B8 B2 (Thai), E0 BA B2 (Lao).
+    if ((cp == 0x0E4D || cp == 0x0ECD) && i + len + 3 <= n && src[i + len] == 0xE0 &&
+        src[i + len + 1] == (cp == 0x0E4D ? 0xB8 : 0xBA) && src[i + len + 2] == 0xB2) {
+      if (ws_len > 0) flush_space();
+      dst[pos++] = '\xE0';
+      dst[pos++] = cp == 0x0E4D ? '\xB8' : '\xBA';
+      dst[pos++] = '\xB3';
+      ++changes;
+      i += len + 3;
+      continue;
+    }
     const Folded f = FoldCodePoint(cp);
     switch (f.action) {
       case FoldAction::kKeep:

@@ -164,6 +164,31 @@ TEST(FoldTextTest, TypographicApostropheInsideAWordBecomesAscii) {
   EXPECT_EQ(Fold("\u201CI\u2019m\u201D \u2018no\u2019"), "\u201Ci'm\u201D \u2018no\u2019");
 }
 
+TEST(FoldTextTest, OptionalVowelMarksAreRemoved) {
+  // Arabic harakat and tatweel, Hebrew points: a word reads the same with or without them.
+  size_t changes = 0;
+  EXPECT_EQ(Fold("\u0627\u0646\u0633\u064E \u062C\u0645\u064A\u0640\u0640\u0639", &changes),
+            "\u0627\u0646\u0633 \u062C\u0645\u064A\u0639");
+  EXPECT_EQ(changes, 3u);
+  EXPECT_EQ(Fold("\u05E9\u05B8\u05C1\u05DB\u05B7\u05D7"), "\u05E9\u05DB\u05D7");
+  // Arabic letters themselves and the visible concatenation marks stay.
+  EXPECT_EQ(Fold("\u0627\u0644\u0623\u0648\u0627\u0645\u0631 \u0600"),
+            "\u0627\u0644\u0623\u0648\u0627\u0645\u0631 \u0600");
+}
+
+TEST(FoldTextTest, ThaiAndLaoSaraAmWrittenInTwoPartsIsOneLetter) {
+  size_t changes = 0;
+  // NIKHAHIT + SARA AA -> SARA AM, in Thai and in Lao; the composed letter is kept as it is.
+  EXPECT_EQ(Fold("\u0E04\u0E4D\u0E32\u0E41\u0E19\u0E30\u0E19\u0E4D\u0E32", &changes),
+            "\u0E04\u0E33\u0E41\u0E19\u0E30\u0E19\u0E33");
+  EXPECT_EQ(changes, 2u);
+  EXPECT_EQ(Fold("\u0E04\u0E33"), "\u0E04\u0E33");
+  EXPECT_EQ(Fold("\u0E84\u0ECD\u0EB2"), "\u0E84\u0EB3");
+  // A NIKHAHIT not followed by SARA AA, or at the end, stays.
+  EXPECT_EQ(Fold("\u0E4D \u0E4D"), "\u0E4D \u0E4D");
+  EXPECT_EQ(Fold("\u0ECD\u0E32"), "\u0ECD\u0E32");
+}
+
 TEST(FoldTextTest, KeywordSplitByZeroWidthCharactersIsRejoined) {
   size_t changes = 0;
   EXPECT_EQ(Fold("i\u200Bg\u200Cn\u200Do\u2060r\uFEFFe pre\u00ADvi\u034Fous", &changes),
