@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "pattern_lint.h"
 #include "when_parser.h"
 
 namespace doberman::compiler {
@@ -537,6 +538,19 @@ class Checker {
                                               : Role::kNone;
       ip.hs_flags = PatternFlags(p, &ip.som);
       if (ip.role == Role::kAny) has_any = true;
+      if ((ip.hs_flags & HS_FLAG_UTF8) == 0) {
+        const size_t at = FindMultiByteClassMember(ip.expression);
+        if (at != std::string::npos) {
+          Loc loc = ip.loc;
+          loc.column += ip.content_offset + static_cast<uint32_t>(at);
+          loc.length = 1;
+          diags_.Warning(DiagCode::W4006, loc,
+                         "a character class in rule '" + ir.id +
+                             "' holds a multi-byte character, so each of its bytes is a member",
+                         "matches one byte of this character, not the character",
+                         "write an alternation such as (o|ó), or give the pattern the 8 flag");
+        }
+      }
       if (ip.expression.empty()) {
         diags_.Error(DiagCode::E4002, ip.loc, "empty pattern", "matches everything");
         continue;
