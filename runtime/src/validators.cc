@@ -131,8 +131,9 @@ bool IsIdentifierSegment(std::string_view w) {
     rest = 0xFF;
     vowels = (c & kVowel) != 0;
   }
-  // Identifiers carry a version or an index, not digits sprinkled throughout (k3x9q2...).
-  return digit_runs <= 2 && (n < 8 || n >= 3 * atoms);
+  // Identifiers carry a version or an index, not digits sprinkled throughout (k3x9q2...). A short
+  // word with one digit inside is a name too (s2member, web3auth, oauth2client).
+  return digit_runs <= 2 && (n < 8 || n >= 3 * atoms || (n < 12 && digit_runs == 1 && atoms <= 3));
 }
 
 }  // namespace
@@ -294,10 +295,13 @@ bool LooksLikeHashOrUuid(std::string_view v) {
 }
 
 bool LooksLikeIdentifierOrPath(std::string_view v) {
+  // In a path, host or version '@' separates words too (@scope/pkg, server@3.0, user@example.com);
+  // outside one it may be part of a password, which must stay one segment.
+  const bool path = v.find_first_of("/.") != std::string_view::npos;
   size_t start = 0, parts = 0;
   for (size_t i = 0; i <= v.size(); ++i) {
     if (i == v.size() || v[i] == '/' || v[i] == '_' || v[i] == '.' || v[i] == '-' || v[i] == '=' ||
-        v[i] == '+' || v[i] == ':') {
+        v[i] == '+' || v[i] == ':' || (path && v[i] == '@')) {
       std::string_view part = v.substr(start, i - start);
       if (!IsIdentifierSegment(part)) return false;
       ++parts;

@@ -245,13 +245,16 @@ bool ReferenceIdentifierSegment(std::string_view w) {
     digit_runs += digit(atom[0]) ? 1 : 0;
     start = i;
   }
-  return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms);
+  return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms ||
+                              (w.size() < 12 && digit_runs == 1 && atoms <= 3));
 }
 
 bool ReferenceIdentifierOrPath(std::string_view v) {
+  const std::string_view separators =
+      v.find_first_of("/.") != std::string_view::npos ? "/_.-=+:@" : "/_.-=+:";
   size_t start = 0, parts = 0;
   for (size_t i = 0; i <= v.size(); ++i) {
-    if (i == v.size() || std::string_view("/_.-=+:").find(v[i]) != std::string_view::npos) {
+    if (i == v.size() || separators.find(v[i]) != std::string_view::npos) {
       if (!ReferenceIdentifierSegment(v.substr(start, i - start))) return false;
       ++parts;
       start = i + 1;
@@ -287,6 +290,8 @@ TEST(Validators, IdentifierExemptionMatchesItsDefinition) {
                                 "rhythm",
                                 "XMLHttp",
                                 "k3x9q2",
+                                "s2member",
+                                "@",
                                 "ZZ"};
   const char* base62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   size_t identifiers = 0;
@@ -322,12 +327,18 @@ TEST(Validators, IdentifiersAndPaths) {
         "category=DeprecationWarning",
         "com/python/cpython/commit/a24107b04c1277e3c1105f98aff5bfa3a98b33a0",
         "PYTHONIC_INCLUDE_NUMPY_INTERSECT1D_HPP", "usr/lib/x86_64-linux-gnu/libhs.so",
-        "test_in1d_with_arrays_containing_tuples", "parseHTTPResponseHeaders"}) {
+        "test_in1d_with_arrays_containing_tuples", "parseHTTPResponseHeaders",
+        // A name with a digit inside a short word; '@' inside a path or before a version.
+        "ws-plugin--s2member-amazon-s3-comp-files-access-key", "web3auth_client_id",
+        "/en/enterprise-server@3.0/authentication", "node_modules/@babel/core",
+        "enterprise-server@3.0"}) {
     EXPECT_TRUE(LooksLikeIdentifierOrPath(id)) << id;
   }
   for (const char* secret :
        {"k8Qz2LmX9vRt4WpB7nYc3JdF", "Wf3PzCwtzcwHmBgYGcwbZz8wHaCAQ",
-        "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8"}) {
+        "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8",
+        // '@' outside a path stays inside its segment (a password, not two words).
+        "admin@corp", "px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1"}) {
     EXPECT_FALSE(LooksLikeIdentifierOrPath(secret)) << secret;
   }
 }
