@@ -246,7 +246,7 @@ bool ReferenceIdentifierSegment(std::string_view w) {
     start = i;
   }
   return digit_runs <= 2 && (w.size() < 8 || w.size() >= 3 * atoms ||
-                              (w.size() < 12 && digit_runs == 1 && atoms <= 3));
+                             (w.size() < 12 && digit_runs == 1 && atoms <= 3));
 }
 
 bool ReferenceIdentifierOrPath(std::string_view v) {
