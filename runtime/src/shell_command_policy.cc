@@ -328,21 +328,18 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     return;
   }
   if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
-  bool decode = false, revert = false, plain = false, base64 = argv0 == "base64";
+  DecoderArgs args;
   std::string_view here;
   for (size_t j = i + 1; j < e; ++j) {
     const Word& w = lv.words[j];
     const std::string_view v = View(lv, w);
     if ((w.flags & kHereString) != 0) here = v.substr(w.op);
     if ((w.flags & kRedir) != 0) continue;
-    const bool short_flags = v.size() >= 2 && v[0] == '-' && v[1] != '-' && AllLetters(v.substr(1));
-    decode = decode || v == "--decode" || (short_flags && v.find_first_of("dD") != v.npos);
-    revert = revert || v == "-revert" || (short_flags && v.find('r') != v.npos);
-    plain = plain || v == "-plain" || v == "-ps" || (short_flags && v.find('p') != v.npos);
-    base64 = base64 || v == "--base64" || v == "base64" || v == "-base64" || v == "-a";
+    args.Note(v);
   }
-  const bool hex = argv0 == "xxd" && revert && plain;
-  const bool is_decoder = hex || (argv0 != "xxd" && decode && base64);
+  const DecoderArgs::Kind kind = args.Of(argv0);
+  const bool hex = kind == DecoderArgs::Kind::kHex;
+  const bool is_decoder = kind != DecoderArgs::Kind::kNone;
   const bool from_pipe = ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
                          ctx.piped_pipeline == pipeline;
   ctx.piped = Ctx::Piped::kEmpty;

@@ -92,6 +92,28 @@ inline bool AllLetters(std::string_view s) {
   return true;
 }
 
+// The arguments of a base64 or hex decoder (base64 -d, basenc --base64 -d, openssl base64 -d,
+// xxd -r -p), fed one by one; then Kind says what the command decodes. Shared by the pipe-to-shell
+// reading and the `$(... | base64 -d)` rewrite, which must agree on what a decoder is.
+struct DecoderArgs {
+  enum class Kind : uint8_t { kNone, kBase64, kHex };
+  bool decode = false, revert = false, plain = false, base64 = false;
+
+  void Note(std::string_view v) {
+    const bool short_flags = v.size() >= 2 && v[0] == '-' && v[1] != '-' && AllLetters(v.substr(1));
+    decode = decode || v == "--decode" || (short_flags && v.find_first_of("dD") != v.npos);
+    revert = revert || v == "-revert" || (short_flags && v.find('r') != v.npos);
+    plain = plain || v == "-plain" || v == "-ps" || (short_flags && v.find('p') != v.npos);
+    base64 = base64 || v == "--base64" || v == "base64" || v == "-base64" || v == "-a";
+  }
+  Kind Of(std::string_view argv0) const {
+    if (argv0 == "xxd") return revert && plain ? Kind::kHex : Kind::kNone;
+    const bool b64 = base64 || argv0 == "base64";
+    if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl") return Kind::kNone;
+    return decode && b64 ? Kind::kBase64 : Kind::kNone;
+  }
+};
+
 // An empty or blank substitution body (`$()`, `` `` ``) expands to nothing; it is elided from the
 // word so that `r$()m` reads as the `rm` bash runs.
 inline bool IsEmptyCommand(std::string_view s) {

@@ -1,6 +1,7 @@
 // Variable substitution for the shell normalizer: a variable given a literal value earlier in the
 // same command line or script (`X=/`, `export X=/`) is written into later commands that name it,
-// and `$(echo WORD)` into the word it prints, and such a command is parsed once more in that form;
+// `$(echo WORD)` into the word it prints and `$(echo B64 | base64 -d)` into what it decodes to, and
+// such a command is parsed once more in that form;
 // a call of a function defined earlier parses its body once more with the call's arguments as
 // positional parameters. Why: `X=/; rm -rf $X`, `body=/etc/shadow; curl -d @"$body" ...` and
 // `f() { cat "$1"; }; f /etc/shadow` hide their target from rules that read the line as written.
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
 
@@ -82,8 +84,78 @@ bool PrintedLiteral(std::string_view inner, std::string* out) {
   return true;
 }
 
-// Appends `v` to `out` with every known `$NAME`, `${NAME}` and printed-literal `$(echo ...)`
-// replaced; returns whether anything was. The result is bounded by `cap` bytes (false past it).
+// `echo|printf LITERAL | DECODER` or `DECODER <<< LITERAL`, DECODER a base64 or hex decoder: what
+// it prints (into `out`, trailing line breaks dropped as a substitution drops them), using
+// `encoded` as scratch. Why: `eval "$(echo cm0gLXJmIC8K | base64 -d)"` and `bash -c "$(...)"` run
+// the decoded text as a command line, as `echo ... | base64 -d | sh` does. Anything else, or a
+// payload that does not decode within `max_bytes`, is not resolved (false).
+bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encoded,
+                    std::string* out) {
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
+    while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
+    return s;
+  };
+  inner = trim(inner);
+  std::string_view decoder;
+  const size_t bar = inner.find('|');
+  if (bar != std::string_view::npos) {
+    if (inner.find('|', bar + 1) != std::string_view::npos) return false;  // one pipe only
+    if (!PrintedLiteral(inner.substr(0, bar), encoded)) return false;
+    decoder = inner.substr(bar + 1);
+  } else {
+    const size_t here = inner.find("<<<");
+    if (here == std::string_view::npos) return false;
+    decoder = inner.substr(0, here);
+    std::string_view literal = trim(inner.substr(here + 3));
+    if (literal.size() >= 2 && (literal.front() == '\'' || literal.front() == '"') &&
+        literal.back() == literal.front()) {
+      literal = literal.substr(1, literal.size() - 2);
+    }
+    for (char c : literal) {
+      if (c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c) || IsBlank(c)) {
+        return false;
+      }
+    }
+    encoded->assign(literal);
+  }
+  decoder = trim(decoder);
+  DecoderArgs args;
+  std::string_view argv0;
+  for (size_t k = 0; k < decoder.size();) {
+    if (IsBlank(decoder[k])) {
+      ++k;
+      continue;
+    }
+    size_t m = k;
+    while (m < decoder.size() && !IsBlank(decoder[m])) ++m;
+    const std::string_view word = decoder.substr(k, m - k);
+    for (char c : word) {
+      if (c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c)) return false;
+    }
+    if (argv0.empty()) {
+      argv0 = word;
+    } else {
+      args.Note(word);
+    }
+    k = m;
+  }
+  const DecoderArgs::Kind kind = args.Of(argv0);
+  if (kind == DecoderArgs::Kind::kNone) return false;
+  // Decoders skip line breaks and other white space: keep only the encoded characters.
+  encoded->erase(std::remove_if(encoded->begin(), encoded->end(), IsWhite), encoded->end());
+  if (encoded->empty()) return false;
+  DecodeLimits limits;
+  limits.max_run_bytes = max_bytes;
+  const Encoding encoding = kind == DecoderArgs::Kind::kHex ? Encoding::kHex : Encoding::kBase64;
+  if (!DecodeRun(*encoded, {0, encoded->size(), encoding}, limits, out)) return false;
+  while (!out->empty() && out->back() == '\n') out->pop_back();
+  return true;
+}
+
+// Appends `v` to `out` with every known `$NAME`, `${NAME}`, printed-literal `$(echo ...)` and
+// decoded-literal `$(echo ... | base64 -d)` replaced; returns whether anything was. The result is
+// bounded by `cap` bytes (false past it).
 bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, size_t cap,
                 bool* over) {
   bool changed = false;
@@ -131,8 +203,11 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       }
     } else if (c == '(' && (k + 2 >= v.size() || v[k + 2] != '(')) {
       const size_t close = v.find(')', k + 2);
+      const std::string_view inner =
+          close != std::string_view::npos ? v.substr(k + 2, close - k - 2) : std::string_view();
       if (close != std::string_view::npos &&
-          PrintedLiteral(v.substr(k + 2, close - k - 2), &printed)) {
+          (PrintedLiteral(inner, &printed) ||
+           DecodedLiteral(inner, cap, &sc.encoded_buf, &printed))) {
         out->append(printed);
         changed = true;
         k = close + 1;

@@ -62,6 +62,30 @@ TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
   EXPECT_EQ(Norm("rm -rf $(printf '%s' /)").size(), 2U);
 }
 
+TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
+  const auto has = [](const Segments& s, const std::string& seg) {
+    return std::find(s.begin(), s.end(), seg) != s.end();
+  };
+  // `cm0gLXJmIC8K` is base64 for "rm -rf /\n"; the substitution drops the line break. eval and
+  // sh -c then read the decoded text as a command line.
+  EXPECT_TRUE(has(Norm("eval \"$(echo cm0gLXJmIC8K | base64 -d)\""), "rm -r -f /"));
+  EXPECT_TRUE(has(Norm("bash -c \"$(base64 --decode <<< 'cm0gLXJmIC8K')\""), "rm -r -f /"));
+  EXPECT_EQ(Norm("$(printf cm0gLXJmIC8K | openssl base64 -d) ~").back(), "rm -r -f / ~");
+  EXPECT_TRUE(has(Norm("eval $(echo 726d202d7266202f | xxd -r -p)"), "rm -r -f /"));
+  // Not a decoder, more than one pipe, a computed payload, or text that does not decode: stays
+  // computed (no decoded segment).
+  for (const char* line :
+       {"eval \"$(echo cm0gLXJmIC8K | rev)\"", "eval \"$(echo cm0gLXJmIC8K | tr a a | base64 -d)\"",
+        "eval \"$(echo $P | base64 -d)\"", "eval \"$(echo '@@@@' | base64 -d)\"",
+        "eval \"$(echo cm0gLXJmIC8K | base64)\""}) {
+    const Segments out = Norm(line);
+    EXPECT_FALSE(has(out, "rm -r -f /")) << line;
+    EXPECT_TRUE(std::none_of(out.begin(), out.end(), [](const std::string& seg) {
+      return seg.find("rm -rf") != seg.npos;
+    })) << line;
+  }
+}
+
 TEST_F(ShellNormalizerTest, SubstitutionIsBounded) {
   std::string line;
   for (int i = 0; i < 40; ++i) line += "V" + std::to_string(i) + "=/x; ";
