@@ -243,8 +243,9 @@ void AppendLiteralWord(std::string* text, std::string_view v) {
 
 }  // namespace
 
-// Remembers NAME = `raw` (with known variables substituted; `append` adds to the old value). A
-// value holding a command substitution is not a literal and forgets the name.
+// Remembers NAME = `raw` (with known variables, printed and decoded literals substituted; `append`
+// adds to the old value). A value still holding a command substitution is not a literal and
+// forgets the name.
 void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_view raw,
                                              bool append) {
   SegmentList::Scratch& sc = ctx.out->scratch;
@@ -254,8 +255,8 @@ void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_
   if (append) {
     if (const std::string* old = Lookup(sc, name)) value = *old;
   }
-  const bool computed = raw.find("$(") != std::string_view::npos;
   Substitute(sc, raw, &value, kMaxShellVariableBytes, &over);
+  const bool computed = value.find("$(") != std::string::npos;
   size_t slot = sc.var_count;
   for (size_t k = 0; k < sc.var_count; ++k) {
     if (sc.var_names[k] == name) slot = k;

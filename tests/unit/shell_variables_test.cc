@@ -71,6 +71,9 @@ TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
   EXPECT_TRUE(has(Norm("eval \"$(echo cm0gLXJmIC8K | base64 -d)\""), "rm -r -f /"));
   EXPECT_TRUE(has(Norm("bash -c \"$(base64 --decode <<< 'cm0gLXJmIC8K')\""), "rm -r -f /"));
   EXPECT_EQ(Norm("$(printf cm0gLXJmIC8K | openssl base64 -d) ~").back(), "rm -r -f / ~");
+  // A variable given a printed or decoded literal holds that text.
+  EXPECT_TRUE(has(Norm("X=$(echo cm0gLXJmIC8K | base64 -d); eval \"$X\""), "rm -r -f /"));
+  EXPECT_EQ(Norm("a=$(echo rm); $a -rf ~").back(), "rm -r -f ~");
   EXPECT_TRUE(has(Norm("eval $(echo 726d202d7266202f | xxd -r -p)"), "rm -r -f /"));
   // Not a decoder, more than one pipe, a computed payload, or text that does not decode: stays
   // computed (no decoded segment).
