@@ -186,6 +186,9 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
+    ReadProcessSubstScript(lv, i, e, depth);
+  } else if (argv0 == "source" || argv0 == ".") {
+    ReadProcessSubstScript(lv, i, e, depth);
   } else if (argv0 == "eval") {
     size_t j = next(i + 1);
     if (j < e && View(lv, lv.words[j]) == "--") j = next(j + 1);

@@ -338,6 +338,7 @@ struct ShellNormalizer::Impl {
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
+  void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);
   void NoteFunctionCall(const Level& lv, std::string_view name, size_t i, size_t e);
   void ExpandFunctionCalls();

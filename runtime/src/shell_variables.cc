@@ -372,6 +372,33 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
   ctx.substituting = false;
 }
 
+// A shell or `source` given a process substitution as its script (`bash <(echo B64 | base64 -d)`,
+// `. <(echo CMD)`): when the substitution prints or decodes a literal, that text is the script, and
+// it is parsed as a command line, as `echo ... | base64 -d | sh` is.
+void ShellNormalizer::Impl::ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth) {
+  size_t j = NextWord(lv, i + 1, e);
+  while (j < e) {
+    const std::string_view v = View(lv, lv.words[j]);
+    if (v.size() < 2 || v[0] != '-') break;  // options (`bash -x`, `source --`)
+    j = NextWord(lv, j + 1, e);
+  }
+  if (j >= e || (lv.words[j].flags & kSubst) == 0) return;
+  const std::string_view v = View(lv, lv.words[j]);
+  if (v.size() < 3 || v.substr(0, 2) != "<(" || v.back() != ')') return;
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  const std::string_view inner = v.substr(2, v.size() - 3);
+  if (!PrintedLiteral(inner, &sc.printed_buf) &&
+      !DecodedLiteral(inner, norm.limits_.max_bytes, &sc.encoded_buf, &sc.printed_buf)) {
+    return;
+  }
+  // Copied to this depth's aux: parsing the script may use the scratch buffers again.
+  std::string& aux = ctx.Lv(depth).aux;
+  const size_t mark = aux.size();
+  aux.append(sc.printed_buf);
+  ParseText(std::string_view{aux}.substr(mark), depth + 1);
+  aux.resize(mark);
+}
+
 // The body of the function whose definition is being read (`f() {` BODY `}`), remembered under
 // the name the reader noted, so that a later call can be expanded. Not inside an expansion: the
 // body being parsed there is one of the remembered strings, which must not move.

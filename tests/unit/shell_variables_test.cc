@@ -75,6 +75,12 @@ TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
   EXPECT_TRUE(has(Norm("X=$(echo cm0gLXJmIC8K | base64 -d); eval \"$X\""), "rm -r -f /"));
   EXPECT_EQ(Norm("a=$(echo rm); $a -rf ~").back(), "rm -r -f ~");
   EXPECT_TRUE(has(Norm("eval $(echo 726d202d7266202f | xxd -r -p)"), "rm -r -f /"));
+  // A shell or `source` reading a process substitution that prints or decodes a literal reads
+  // that text as its script.
+  EXPECT_TRUE(has(Norm("bash <(echo cm0gLXJmIC8K | base64 -d)"), "rm -r -f /"));
+  EXPECT_TRUE(has(Norm("source <(echo 'rm -rf ~')"), "rm -r -f ~"));
+  EXPECT_TRUE(has(Norm(". <(base64 -d <<< cm0gLXJmIC8K)"), "rm -r -f /"));
+  EXPECT_FALSE(has(Norm("diff <(echo 'rm -rf /') b"), "rm -r -f /"));
   // Not a decoder, more than one pipe, a computed payload, or text that does not decode: stays
   // computed (no decoded segment).
   for (const char* line :
