@@ -2,11 +2,16 @@
 // accessors, after running the FlatBuffers verifier (an unverified buffer is never walked).
 #include "inspect.h"
 
+#include <array>
 #include <ctime>
+#include <vector>
+
+#include <sodium.h>
 
 #include "envelope.h"
 #include "ir.h"
 #include "json.h"
+#include "lz4_block.h"
 #include "pack_generated.h"
 
 namespace doberman::compiler {
@@ -68,6 +73,61 @@ std::string StoredAs(const fb::Database& d) {
 
 void J(std::string_view s, std::string* out) { internal::AppendJsonString(s, out); }
 
+// The patterns' expressions, in pattern order: from the pattern-text blob when the pack has one
+// (bounds, its BLAKE2b-256 against the digest in the tables, LZ4 decoding to the declared size and
+// the FlatBuffers verifier, in that order: nothing is read before its digest matched), else from
+// Pattern.expression (packs written before the blob existed).
+bool PatternExpressions(const fb::Pack& p, std::span<const uint8_t> blobs,
+                        std::vector<std::string>* out, std::string* error) {
+  const uint32_t n = p.patterns() ? p.patterns()->size() : 0;
+  out->assign(n, std::string());
+  if (p.pattern_text_size() == 0) {
+    for (uint32_t k = 0; k < n; ++k) (*out)[k] = Str(p.patterns()->Get(k)->expression());
+    return true;
+  }
+  const uint64_t offset = p.pattern_text_offset(), size = p.pattern_text_size();
+  if (offset > blobs.size() || size > blobs.size() - offset) {
+    *error = "the pattern-text blob lies outside the blob area";
+    return false;
+  }
+  const std::span<const uint8_t> stored = blobs.subspan(offset, size);
+  std::array<uint8_t, internal::kBlobDigestSize> digest{};
+  crypto_generichash(digest.data(), digest.size(), stored.data(), stored.size(), nullptr, 0);
+  const flatbuffers::Vector<uint8_t>* signed_digest = p.pattern_text_digest();
+  if (signed_digest == nullptr || signed_digest->size() != digest.size() ||
+      sodium_memcmp(signed_digest->data(), digest.data(), digest.size()) != 0) {
+    *error = "the pattern-text blob does not match its digest";
+    return false;
+  }
+  std::vector<uint8_t> decoded;
+  std::span<const uint8_t> text = stored;
+  if (p.pattern_text_encoding() == fb::BlobEncoding::Lz4Block) {
+    constexpr uint64_t kMaxText = 64u << 20;
+    if (p.pattern_text_raw_size() == 0 || p.pattern_text_raw_size() > kMaxText) {
+      *error = "the pattern-text blob declares an implausible size";
+      return false;
+    }
+    decoded.resize(p.pattern_text_raw_size());
+    if (!internal::DecodeLz4Block(stored, decoded)) {
+      *error = "the pattern-text blob does not decode";
+      return false;
+    }
+    text = decoded;
+  }
+  flatbuffers::Verifier verifier(text.data(), text.size(), 32, 4u << 20);
+  if (!verifier.VerifyBuffer<fb::PatternTexts>(nullptr)) {
+    *error = "the pattern-text blob fails FlatBuffers verification";
+    return false;
+  }
+  const auto* texts = flatbuffers::GetRoot<fb::PatternTexts>(text.data())->expressions();
+  if (texts == nullptr || texts->size() != n) {
+    *error = "the pattern-text blob does not hold one expression per pattern";
+    return false;
+  }
+  for (uint32_t k = 0; k < n; ++k) (*out)[k] = Str(texts->Get(k));
+  return true;
+}
+
 std::string WhenText(const fb::Pack& p, const fb::Rule& r) {
   // Postfix back to infix, fully parenthesized.
   std::vector<std::string> st;
@@ -115,6 +175,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     return false;
   }
   const fb::Pack& p = *fb::GetPack(payload.data());
+  std::vector<std::string> expressions;
+  if (!PatternExpressions(p, parts.blobs, &expressions, error)) return false;
   const uint32_t nrules = p.rules() ? p.rules()->size() : 0;
   const uint32_t npatterns = p.patterns() ? p.patterns()->size() : 0;
   size_t db_bytes = 0, stored_bytes = 0;
@@ -167,7 +229,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       for (uint32_t k = 0; k < npatterns; ++k) {
         const fb::Pattern& pat = *p.patterns()->Get(k);
         if (pat.rule() != i) continue;
-        o += std::string("    ") + RoleName(pat.role()) + " " + Str(pat.expression()) + "\n";
+        o += std::string("    ") + RoleName(pat.role()) + " " + expressions[k] + "\n";
       }
     }
     return true;
@@ -246,7 +308,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       const fb::Pattern& pat = *p.patterns()->Get(k);
       if (pat.rule() != i) continue;
       o += std::string(first ? "" : ",") + "{\"role\":\"" + RoleName(pat.role()) + "\",\"regex\":";
-      J(Str(pat.expression()), &o);
+      J(expressions[k], &o);
       o += ",\"flags\":" + std::to_string(pat.flags()) +
            ",\"som\":" + (pat.som() ? "true" : "false") + "}";
       first = false;

@@ -51,27 +51,49 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
   std::vector<flatbuffers::Offset<fb::Pattern>> patterns;
   for (const IrPattern& p : pack.patterns) {
     unsigned int flags = p.hs_flags;
+    // The expression goes to the pattern-text blob, not into the signed tables.
     patterns.push_back(fb::CreatePattern(b, p.rule, static_cast<fb::PatternRole>(p.role),
-                                         b.CreateString(p.expression), flags, p.som));
+                                         /*expression=*/0, flags, p.som));
   }
-  std::vector<flatbuffers::Offset<fb::Database>> dbs;
   blobs->clear();
-  for (const CompiledDatabase& d : databases) {
-    // Stored compressed when that is smaller (always, for real databases: about 7x): the loader
-    // hashes the stored bytes, and hashing was most of a hook's load time.
-    std::vector<uint8_t> packed = compress_blobs ? EncodeLz4Block(d.bytes) : std::vector<uint8_t>{};
-    const bool compress = compress_blobs && packed.size() < d.bytes.size();
-    const std::vector<uint8_t>& stored = compress ? packed : d.bytes;
-    std::array<uint8_t, internal::kBlobDigestSize> digest{};
-    crypto_generichash(digest.data(), digest.size(), stored.data(), stored.size(), nullptr, 0);
-    const uint64_t offset = blobs->size();
+  // Appends `bytes` to the blob area, compressed when that is smaller (always, for real databases:
+  // about 7x; the loader hashes the stored bytes, and hashing was most of a hook's load time).
+  struct StoredBlob {
+    uint64_t offset, size, raw_size;
+    fb::BlobEncoding encoding;
+    std::array<uint8_t, internal::kBlobDigestSize> digest;
+  };
+  auto store = [&](const std::vector<uint8_t>& bytes) {
+    std::vector<uint8_t> packed = compress_blobs ? EncodeLz4Block(bytes) : std::vector<uint8_t>{};
+    const bool compress = compress_blobs && packed.size() < bytes.size();
+    const std::vector<uint8_t>& stored = compress ? packed : bytes;
+    StoredBlob s{blobs->size(),
+                 stored.size(),
+                 compress ? bytes.size() : 0,
+                 compress ? fb::BlobEncoding::Lz4Block : fb::BlobEncoding::Raw,
+                 {}};
+    crypto_generichash(s.digest.data(), s.digest.size(), stored.data(), stored.size(), nullptr, 0);
     blobs->insert(blobs->end(), stored.begin(), stored.end());
+    return s;
+  };
+  // The pattern text first: the databases, which a loader hashes as it needs them, follow it.
+  flatbuffers::FlatBufferBuilder text_builder(1 << 16);
+  {
+    std::vector<flatbuffers::Offset<flatbuffers::String>> texts;
+    texts.reserve(pack.patterns.size());
+    for (const IrPattern& p : pack.patterns)
+      texts.push_back(text_builder.CreateString(p.expression));
+    text_builder.Finish(fb::CreatePatternTexts(text_builder, text_builder.CreateVector(texts)));
+  }
+  const StoredBlob text = store(std::vector<uint8_t>(
+      text_builder.GetBufferPointer(), text_builder.GetBufferPointer() + text_builder.GetSize()));
+  std::vector<flatbuffers::Offset<fb::Database>> dbs;
+  for (const CompiledDatabase& d : databases) {
+    const StoredBlob s = store(d.bytes);
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
-                                     b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, offset,
-                                     stored.size(), b.CreateVector(digest.data(), digest.size()),
-                                     d.conditional, d.group,
-                                     compress ? fb::BlobEncoding::Lz4Block : fb::BlobEncoding::Raw,
-                                     compress ? d.bytes.size() : 0));
+                                     b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, s.offset,
+                                     s.size, b.CreateVector(s.digest.data(), s.digest.size()),
+                                     d.conditional, d.group, s.encoding, s.raw_size));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {
@@ -95,7 +117,9 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
   auto root = fb::CreatePack(
       b, b.CreateString(pack.name), b.CreateString(pack.version), b.CreateString(pack.description),
       b.CreateString(hs_version), b.CreateVector(rules), b.CreateVector(patterns),
-      b.CreateVector(dbs), strings(pack.tags), shell, limits, b.CreateString(pack.sources_digest));
+      b.CreateVector(dbs), strings(pack.tags), shell, limits, b.CreateString(pack.sources_digest),
+      text.offset, text.size, b.CreateVector(text.digest.data(), text.digest.size()), text.encoding,
+      text.raw_size);
   fb::FinishPackBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }

@@ -395,6 +395,40 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   return DOBERMAN_OK;
 }
 
+// The pattern-text blob (the expressions `dobermanc inspect` shows; nothing here reads them): where
+// it lies and how it is stored are checked on every load, and a load of every field checks its
+// digest too, so that such a load still vouches for every byte of the file. Loads of some fields
+// check only what they use, as for databases.
+doberman_status CheckPatternText(const fb::Pack& fp, std::span<const uint8_t> blobs,
+                                 bool every_field, const BlobFetch& fetch, std::string* error) {
+  const uint64_t offset = fp.pattern_text_offset(), size = fp.pattern_text_size();
+  if (size == 0) return DOBERMAN_OK;
+  const bool lz4 = fp.pattern_text_encoding() == fb::BlobEncoding::Lz4Block;
+  if (offset > blobs.size() || size > blobs.size() - offset || !fp.pattern_text_digest() ||
+      (fp.pattern_text_encoding() != fb::BlobEncoding::Raw && !lz4) ||
+      lz4 != (fp.pattern_text_raw_size() != 0) ||
+      fp.pattern_text_raw_size() > MaxLz4DecodedSize(size)) {
+    return Fail(DOBERMAN_E_STRUCTURE, "the pattern-text entry is malformed", error);
+  }
+  if (!every_field) return DOBERMAN_OK;
+  std::span<const uint8_t> stored = blobs.subspan(offset, size);
+  std::vector<uint8_t> read;
+  if (fetch) {
+    read.resize(size);
+    if (!fetch(offset, size, read.data()))
+      return Fail(DOBERMAN_E_IO, "cannot read the pattern text from the pack file", error);
+    stored = read;
+  }
+  if (!BlobMatchesDigest(stored,
+                         {fp.pattern_text_digest()->data(), fp.pattern_text_digest()->size()})) {
+    return Fail(DOBERMAN_E_SIGNATURE,
+                "signature check failed for the pattern text: it does not match the digest in the "
+                "signed tables (the pack was modified after signing)",
+                error);
+  }
+  return DOBERMAN_OK;
+}
+
 }  // namespace
 
 uint32_t ScopesForFields(uint32_t fields) {
@@ -458,6 +492,9 @@ doberman_status FUZZING_ONLY_LoadUnsigned(std::span<const uint8_t> bytes, std::s
   }
   const fb::Pack* fp = fb::GetPack(parts.payload.data());
   if ((s = DecodeTables(*fp, &pack, error)) != DOBERMAN_OK) return s;
+  if ((s = CheckPatternText(*fp, parts.blobs, /*every_field=*/false, nullptr, error)) !=
+      DOBERMAN_OK)
+    return s;
   return DeserializeDatabases(*fp, parts.blobs, kAllScopes, nullptr, nullptr, &pack, error);
 }
 
@@ -496,6 +533,10 @@ doberman_status LoadPack(std::span<const uint8_t> bytes, const LoadOptions& opti
                 "pack expired at unix time " + std::to_string(pack->header.expires_unix), error);
   }
   if ((s = DecodeTables(*fp, pack.get(), error)) != DOBERMAN_OK) return s;
+  if ((s = CheckPatternText(*fp, parts.blobs, options.scopes == kAllScopes, options.fetch_blob,
+                            error)) != DOBERMAN_OK) {
+    return s;
+  }
   if ((s = DeserializeDatabases(*fp, parts.blobs, options.scopes, options.fetch_blob,
                                 options.images, pack.get(), error)) != DOBERMAN_OK) {
     return s;

@@ -342,7 +342,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   }
   const DecoderArgs::Kind kind = args.Of(argv0);
   const bool hex = kind == DecoderArgs::Kind::kHex;
-  const bool is_decoder = kind != DecoderArgs::Kind::kNone;
+  const bool is_decoder = kind != DecoderArgs::Kind::kNotADecoder;
   const bool from_pipe = ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
                          ctx.piped_pipeline == pipeline;
   ctx.piped = Ctx::Piped::kEmpty;

@@ -96,7 +96,7 @@ inline bool AllLetters(std::string_view s) {
 // xxd -r -p), fed one by one; then Kind says what the command decodes. Shared by the pipe-to-shell
 // reading and the `$(... | base64 -d)` rewrite, which must agree on what a decoder is.
 struct DecoderArgs {
-  enum class Kind : uint8_t { kNone, kBase64, kHex };
+  enum class Kind : uint8_t { kNotADecoder, kBase64, kHex };
   bool decode = false, revert = false, plain = false, base64 = false;
 
   void Note(std::string_view v) {
@@ -107,10 +107,10 @@ struct DecoderArgs {
     base64 = base64 || v == "--base64" || v == "base64" || v == "-base64" || v == "-a";
   }
   Kind Of(std::string_view argv0) const {
-    if (argv0 == "xxd") return revert && plain ? Kind::kHex : Kind::kNone;
+    if (argv0 == "xxd") return revert && plain ? Kind::kHex : Kind::kNotADecoder;
     const bool b64 = base64 || argv0 == "base64";
-    if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl") return Kind::kNone;
-    return decode && b64 ? Kind::kBase64 : Kind::kNone;
+    if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl") return Kind::kNotADecoder;
+    return decode && b64 ? Kind::kBase64 : Kind::kNotADecoder;
   }
 };
 

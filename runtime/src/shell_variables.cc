@@ -141,7 +141,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
     k = m;
   }
   const DecoderArgs::Kind kind = args.Of(argv0);
-  if (kind == DecoderArgs::Kind::kNone) return false;
+  if (kind == DecoderArgs::Kind::kNotADecoder) return false;
   // Decoders skip line breaks and other white space: keep only the encoded characters.
   encoded->erase(std::remove_if(encoded->begin(), encoded->end(), IsWhite), encoded->end());
   if (encoded->empty()) return false;

@@ -213,6 +213,29 @@ TEST_F(ApiTest, DatabaseFlipsFailTheDigestCheck) {
   }
 }
 
+// The pattern text (first in the blob area; only `dobermanc inspect` reads it) is checked against
+// its digest by a load of every field, and left alone by a load of some fields, like a database
+// they do not use.
+TEST_F(ApiTest, PatternTextIsCheckedByAFullLoad) {
+  const size_t blobs_begin = 128 + HeaderU64(bytes_, 112) + 64;
+  std::vector<uint8_t> b = bytes_;
+  b[blobs_begin] ^= 0x01;
+  doberman_load_options o = Options(&key_);
+  doberman_pack* p = nullptr;
+  char err[256] = "";
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, err, sizeof err),
+            DOBERMAN_E_SIGNATURE);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_NE(std::string(err).find("pattern text"), std::string::npos) << err;
+  o.fields = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
+  Loaded l;
+  ASSERT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &l.pack, nullptr, 0), DOBERMAN_OK);
+  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
+  doberman_status s;
+  EXPECT_EQ(Decide(l, BashCall("cd /tmp; sudo rm -fr /"), &s).verdict, DOBERMAN_BLOCK);
+  EXPECT_EQ(s, DOBERMAN_OK);
+}
+
 // A handle loaded for some fields hashes and loads only their databases, and fails closed on
 // others.
 TEST_F(ApiTest, LoadingSomeFieldsFailsClosedOnTheRest) {

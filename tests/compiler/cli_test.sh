@@ -36,6 +36,21 @@ import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules']
 expect_true "inspect prints no 'when ?' for rules without when:" bash -c "! \"$dobermanc\" inspect out/mini.dpack | grep -q 'when ?'"
 expect_true "inspect prints a when: program" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    when '"
 expect_true "databases stored compressed" grep -q "(lz4 " <("$dobermanc" inspect out/mini.dpack)
+expect_true "inspect prints the patterns" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    any '"
+# The expressions live in their own blob (first in the blob area) under a digest in the signed
+# tables, not in the tables themselves; a damaged blob is refused by inspect and by verify.
+expect_true "the signed tables hold no pattern text" python3 -c "
+import json,struct,sys
+b=open('out/mini.dpack','rb').read(); n=struct.unpack('<Q',b[112:120])[0]; tables=b[128:128+n]
+rx=[p['regex'].encode() for r in json.load(open('inspect.json'))['rules'] for p in r['patterns'] if len(p['regex'])>=8]
+sys.exit(0 if rx and not any(x in tables for x in rx) else 1)"
+python3 -c "
+import struct
+b=bytearray(open('out/mini.dpack','rb').read()); n=struct.unpack('<Q',b[112:120])[0]; b[192+n]^=1
+open('text-damaged.dpack','wb').write(b)"
+"$dobermanc" inspect text-damaged.dpack > /dev/null 2> text-damaged.err; check "inspect refuses a damaged pattern text" 1 $?
+expect_true "it says the digest does not match" grep -q "pattern-text blob does not match its digest" text-damaged.err
+"$dobermanc" verify text-damaged.dpack --pubkey k.pub 2>/dev/null; check "verify refuses a damaged pattern text" 1 $?
 "$dobermanc" build "$mini" --key k.key --out raw --no-compress >/dev/null 2>&1; check "build --no-compress" 0 $?
 "$dobermanc" verify raw/mini.dpack --pubkey k.pub 2>/dev/null; check "verify an uncompressed pack" 0 $?
 "$dobermanc" inspect raw/mini.dpack > raw-inspect.txt; check "inspect an uncompressed pack" 0 $?
