@@ -227,13 +227,10 @@ TEST_F(ApiTest, PatternTextIsCheckedByAFullLoad) {
             DOBERMAN_E_SIGNATURE);
   EXPECT_EQ(p, nullptr);
   EXPECT_NE(std::string(err).find("pattern text"), std::string::npos) << err;
+  // (That such a handle decides as usual is LoadingSomeFieldsFailsClosedOnTheRest's to show.)
   o.fields = (1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND);
-  Loaded l;
-  ASSERT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &l.pack, nullptr, 0), DOBERMAN_OK);
-  ASSERT_EQ(doberman_scratch_create(l.pack, &l.scratch), DOBERMAN_OK);
-  doberman_status s;
-  EXPECT_EQ(Decide(l, BashCall("cd /tmp; sudo rm -fr /"), &s).verdict, DOBERMAN_BLOCK);
-  EXPECT_EQ(s, DOBERMAN_OK);
+  EXPECT_EQ(doberman_pack_load_memory(b.data(), b.size(), &o, &p, nullptr, 0), DOBERMAN_OK);
+  doberman_pack_free(p);
 }
 
 // A handle loaded for some fields hashes and loads only their databases, and fails closed on
