@@ -2,17 +2,15 @@
 // accessors, after running the FlatBuffers verifier (an unverified buffer is never walked).
 #include "inspect.h"
 
-#include <array>
 #include <ctime>
 #include <vector>
-
-#include <sodium.h>
 
 #include "envelope.h"
 #include "ir.h"
 #include "json.h"
 #include "lz4_block.h"
 #include "pack_generated.h"
+#include "pattern_text.h"
 
 namespace doberman::compiler {
 namespace {
@@ -85,25 +83,22 @@ bool PatternExpressions(const fb::Pack& p, std::span<const uint8_t> blobs,
     for (uint32_t k = 0; k < n; ++k) (*out)[k] = Str(p.patterns()->Get(k)->expression());
     return true;
   }
-  const uint64_t offset = p.pattern_text_offset(), size = p.pattern_text_size();
-  if (offset > blobs.size() || size > blobs.size() - offset) {
-    *error = "the pattern-text blob lies outside the blob area";
+  if (!internal::PatternTextEntryOk(p, blobs.size())) {
+    *error = "the pattern-text entry is malformed";
     return false;
   }
-  const std::span<const uint8_t> stored = blobs.subspan(offset, size);
-  std::array<uint8_t, internal::kBlobDigestSize> digest{};
-  crypto_generichash(digest.data(), digest.size(), stored.data(), stored.size(), nullptr, 0);
-  const flatbuffers::Vector<uint8_t>* signed_digest = p.pattern_text_digest();
-  if (signed_digest == nullptr || signed_digest->size() != digest.size() ||
-      sodium_memcmp(signed_digest->data(), digest.data(), digest.size()) != 0) {
+  const std::span<const uint8_t> stored =
+      blobs.subspan(p.pattern_text_offset(), p.pattern_text_size());
+  if (!internal::BlobMatchesDigest(
+          stored, {p.pattern_text_digest()->data(), p.pattern_text_digest()->size()})) {
     *error = "the pattern-text blob does not match its digest";
     return false;
   }
   std::vector<uint8_t> decoded;
   std::span<const uint8_t> text = stored;
   if (p.pattern_text_encoding() == fb::BlobEncoding::Lz4Block) {
-    constexpr uint64_t kMaxText = 64u << 20;
-    if (p.pattern_text_raw_size() == 0 || p.pattern_text_raw_size() > kMaxText) {
+    constexpr uint64_t kMaxText = 64u << 20;  // inspect's own bound on what it will allocate
+    if (p.pattern_text_raw_size() > kMaxText) {
       *error = "the pattern-text blob declares an implausible size";
       return false;
     }

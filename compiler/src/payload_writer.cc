@@ -2,6 +2,7 @@
 #include "payload_writer.h"
 
 #include <array>
+#include <span>
 
 #include <sodium.h>
 
@@ -63,10 +64,10 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
     fb::BlobEncoding encoding;
     std::array<uint8_t, internal::kBlobDigestSize> digest;
   };
-  auto store = [&](const std::vector<uint8_t>& bytes) {
+  auto store = [&](std::span<const uint8_t> bytes) {
     std::vector<uint8_t> packed = compress_blobs ? EncodeLz4Block(bytes) : std::vector<uint8_t>{};
     const bool compress = compress_blobs && packed.size() < bytes.size();
-    const std::vector<uint8_t>& stored = compress ? packed : bytes;
+    const std::span<const uint8_t> stored = compress ? std::span<const uint8_t>(packed) : bytes;
     StoredBlob s{blobs->size(),
                  stored.size(),
                  compress ? bytes.size() : 0,
@@ -85,8 +86,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
       texts.push_back(text_builder.CreateString(p.expression));
     text_builder.Finish(fb::CreatePatternTexts(text_builder, text_builder.CreateVector(texts)));
   }
-  const StoredBlob text = store(std::vector<uint8_t>(
-      text_builder.GetBufferPointer(), text_builder.GetBufferPointer() + text_builder.GetSize()));
+  const StoredBlob text = store({text_builder.GetBufferPointer(), text_builder.GetSize()});
   std::vector<flatbuffers::Offset<fb::Database>> dbs;
   for (const CompiledDatabase& d : databases) {
     const StoredBlob s = store(d.bytes);

@@ -11,6 +11,7 @@
 #include "blob_loader.h"
 #include "lz4_block.h"
 #include "pack_generated.h"
+#include "pattern_text.h"
 #include "rollback_state.h"
 
 namespace doberman::internal {
@@ -402,15 +403,9 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
 doberman_status CheckPatternText(const fb::Pack& fp, std::span<const uint8_t> blobs,
                                  bool every_field, const BlobFetch& fetch, std::string* error) {
   const uint64_t offset = fp.pattern_text_offset(), size = fp.pattern_text_size();
-  if (size == 0) return DOBERMAN_OK;
-  const bool lz4 = fp.pattern_text_encoding() == fb::BlobEncoding::Lz4Block;
-  if (offset > blobs.size() || size > blobs.size() - offset || !fp.pattern_text_digest() ||
-      (fp.pattern_text_encoding() != fb::BlobEncoding::Raw && !lz4) ||
-      lz4 != (fp.pattern_text_raw_size() != 0) ||
-      fp.pattern_text_raw_size() > MaxLz4DecodedSize(size)) {
+  if (!PatternTextEntryOk(fp, blobs.size()))
     return Fail(DOBERMAN_E_STRUCTURE, "the pattern-text entry is malformed", error);
-  }
-  if (!every_field) return DOBERMAN_OK;
+  if (size == 0 || !every_field) return DOBERMAN_OK;
   std::span<const uint8_t> stored = blobs.subspan(offset, size);
   std::vector<uint8_t> read;
   if (fetch) {

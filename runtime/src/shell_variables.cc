@@ -96,6 +96,12 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
     while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
     return s;
   };
+  // No expansion, escape, quote or operator: the word means what it says.
+  auto plain = [](std::string_view w) {
+    return std::none_of(w.begin(), w.end(), [](char c) {
+      return c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c);
+    });
+  };
   inner = trim(inner);
   std::string_view decoder;
   const size_t bar = inner.find('|');
@@ -112,11 +118,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
         literal.back() == literal.front()) {
       literal = literal.substr(1, literal.size() - 2);
     }
-    for (char c : literal) {
-      if (c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c) || IsBlank(c)) {
-        return false;
-      }
-    }
+    if (!plain(literal) || std::any_of(literal.begin(), literal.end(), IsBlank)) return false;
     encoded->assign(literal);
   }
   decoder = trim(decoder);
@@ -130,9 +132,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
     size_t m = k;
     while (m < decoder.size() && !IsBlank(decoder[m])) ++m;
     const std::string_view word = decoder.substr(k, m - k);
-    for (char c : word) {
-      if (c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c)) return false;
-    }
+    if (!plain(word)) return false;
     if (argv0.empty()) {
       argv0 = word;
     } else {
@@ -151,6 +151,13 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
   if (!DecodeRun(*encoded, {0, encoded->size(), encoding}, limits, out)) return false;
   while (!out->empty() && out->back() == '\n') out->pop_back();
   return true;
+}
+
+// What the substitution `$(inner)` (or `<(inner)`) outputs when that is known: a printed or a
+// decoded literal (into `out`). False otherwise.
+bool LiteralOutput(std::string_view inner, size_t max_bytes, SegmentList::Scratch& sc,
+                   std::string* out) {
+  return PrintedLiteral(inner, out) || DecodedLiteral(inner, max_bytes, &sc.encoded_buf, out);
 }
 
 // Appends `v` to `out` with every known `$NAME`, `${NAME}`, printed-literal `$(echo ...)` and
@@ -205,9 +212,7 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
       const size_t close = v.find(')', k + 2);
       const std::string_view inner =
           close != std::string_view::npos ? v.substr(k + 2, close - k - 2) : std::string_view();
-      if (close != std::string_view::npos &&
-          (PrintedLiteral(inner, &printed) ||
-           DecodedLiteral(inner, cap, &sc.encoded_buf, &printed))) {
+      if (close != std::string_view::npos && LiteralOutput(inner, cap, sc, &printed)) {
         out->append(printed);
         changed = true;
         k = close + 1;
@@ -387,10 +392,7 @@ void ShellNormalizer::Impl::ReadProcessSubstScript(Level& lv, size_t i, size_t e
   if (v.size() < 3 || v.substr(0, 2) != "<(" || v.back() != ')') return;
   SegmentList::Scratch& sc = ctx.out->scratch;
   const std::string_view inner = v.substr(2, v.size() - 3);
-  if (!PrintedLiteral(inner, &sc.printed_buf) &&
-      !DecodedLiteral(inner, norm.limits_.max_bytes, &sc.encoded_buf, &sc.printed_buf)) {
-    return;
-  }
+  if (!LiteralOutput(inner, norm.limits_.max_bytes, sc, &sc.printed_buf)) return;
   // Copied to this depth's aux: parsing the script may use the scratch buffers again.
   std::string& aux = ctx.Lv(depth).aux;
   const size_t mark = aux.size();
