@@ -237,7 +237,8 @@ void CollectStrings(const JsonValue& v, std::vector<std::string>* out) {
 
 // An MCP tool's arguments read for what they are, besides every string as an argument: a command
 // as a shell command, a path as a read (or, when the tool's name says it writes, moves or deletes,
-// as a write with the content it carries), a URL as a fetch. Extra calls only add verdicts.
+// as a write with the content it carries, and a delete also as `rm -r -f PATH`), a URL as a fetch.
+// Extra calls only add verdicts.
 void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const CallInput& base,
                          std::vector<CallInput>* out) {
   if (input.type != JsonType::kObject) return;
@@ -248,6 +249,14 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
       "remove", "upload", "put",    "patch", "replace", "mkdir", "update", "insert", "set"};
   bool writes = false;
   for (std::string_view w : kWriting) writes = writes || verb.find(w) != std::string::npos;
+  // A tool whose name says it deletes is also read as the shell's recursive delete of each path it
+  // is given, so the delete rules judge it: delete_directory on / or a home directory is BLOCK as
+  // rm -rf there is, a build folder stays PASS. Reading every delete as recursive and forced can
+  // only raise a verdict (a single-file delete tool on a directory is the rare case it overstates).
+  static constexpr std::string_view kDeleting[] = {"delete", "remove", "rmdir",   "unlink", "purge",
+                                                   "trash",  "wipe",   "destroy", "erase"};
+  bool deletes = false;
+  for (std::string_view d : kDeleting) deletes = deletes || verb.find(d) != std::string::npos;
   auto is = [](const std::string& key, std::initializer_list<std::string_view> names) {
     std::string k = key;
     for (char& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -265,6 +274,13 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
   }
   auto add_path = [&](const std::string& path) {
     if (path.empty()) return;
+    if (deletes) {
+      CallInput rm = base;
+      rm.tool = "Bash";
+      rm.command = "rm -r -f --";
+      AppendShellWord(path, &rm.command);
+      out->push_back(std::move(rm));
+    }
     if (!writes) {
       out->push_back(ReadCall(base, path));
       return;

@@ -123,6 +123,28 @@ TEST(ToolInput, ReadsBecomeReadCallsWithFolderContents) {
   EXPECT_EQ(c.calls[0].path, "**/*.pem");
 }
 
+TEST(ToolInput, McpDeleteToolsAreAlsoReadAsRecursiveDeletes) {
+  // Each path a deleting tool is given becomes a write of that path and `rm -r -f -- 'PATH'`, so
+  // the shell's delete rules judge it; other tools' paths do not.
+  Converted c = Convert("mcp__fs__delete_directory", R"({"paths":["/home/u","it's here"]})");
+  ASSERT_TRUE(c.ok) << c.error;
+  std::vector<std::string> commands;
+  for (const CallInput& call : c.calls) {
+    if (call.tool == "Bash") commands.push_back(call.command);
+  }
+  EXPECT_EQ(commands,
+            (std::vector<std::string>{"rm -r -f -- '/home/u'", "rm -r -f -- 'it'\\''s here'"}));
+  for (const char* tool : {"mcp__fs__write_file", "mcp__fs__read_file"}) {
+    c = Convert(tool, R"({"path":"/home/u","content":"x"})");
+    ASSERT_TRUE(c.ok) << tool;
+    for (const CallInput& call : c.calls) EXPECT_NE(call.tool, "Bash") << tool;
+  }
+  c = Convert("mcp__gh__remove_label",
+              R"({"repo":"o/r","label":"bug"})");  // no path: nothing to rm
+  ASSERT_TRUE(c.ok);
+  for (const CallInput& call : c.calls) EXPECT_NE(call.tool, "Bash");
+}
+
 TEST(ToolInput, WrongTypesAreErrorsNamingTheField) {
   for (auto [tool, input, field] : std::vector<std::tuple<const char*, const char*, const char*>>{
            {"Bash", "{}", "command"},
