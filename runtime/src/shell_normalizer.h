@@ -110,6 +110,9 @@ struct SegmentList {
     // the first `var_count` live (see Normalize).
     std::vector<std::string> var_names;
     std::vector<std::string> var_values;
+    // Whether the value is a `for` loop's list (its words, one per iteration, joined by spaces):
+    // a quoted "$NAME" then stands for each word, not for one word holding them all.
+    std::vector<char> var_is_list;
     size_t var_count = 0;
     std::string substituted;  // the command being rewritten with those values
     // Functions defined earlier in the command line (`f() { cat "$1"; }`): names and bodies, the

