@@ -222,6 +222,23 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
           k = close + 1;
           continue;
         }
+        // `${NAME:-WORD}`, `${NAME-WORD}`, `${NAME:=WORD}`, `${NAME=WORD}`: the value when NAME
+        // is known, else WORD, what an unset NAME gives at run time (`rm -rf "${DIR:-/}"`). WORD is
+        // taken when it is plain text (no expansion, quote or escape of its own).
+        size_t n = 0;
+        while (n < name.size() && IsNameChar(name[n])) ++n;
+        if (n > 0 && IsNameStart(name[0]) && n < name.size()) {
+          std::string_view op = name.substr(n, name[n] == ':' ? 2 : 1);
+          const std::string_view word = name.substr(n + op.size());
+          if ((op == ":-" || op == "-" || op == ":=" || op == "=") &&
+              word.find_first_of("$`{}'\"\\") == std::string_view::npos) {
+            const std::string* known = Lookup(sc, name.substr(0, n));
+            out->append(known != nullptr ? std::string_view(*known) : word);
+            changed = true;
+            k = close + 1;
+            continue;
+          }
+        }
       }
     } else if (c == '(' && (k + 2 >= v.size() || v[k + 2] != '(')) {
       const size_t close = v.find(')', k + 2);
@@ -345,11 +362,12 @@ void ShellNormalizer::Impl::RecordLoopVariable(const Level& lv, size_t j, size_t
 void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth) {
   if (ctx.substituting || ctx.stop) return;
   SegmentList::Scratch& sc = ctx.out->scratch;
-  // Without remembered variables only `$(echo ...)` can be rewritten.
+  // Without remembered variables only `$(echo ...)` and `${NAME:-WORD}` can be rewritten.
   const std::string_view needle = sc.var_count > 0 ? "$" : "$(";
   bool found = false;
   for (size_t j = b; j < e && !found; ++j) {
-    found = View(lv, lv.words[j]).find(needle) != std::string_view::npos;
+    const std::string_view v = View(lv, lv.words[j]);
+    found = v.find(needle) != std::string_view::npos || v.find("${") != std::string_view::npos;
   }
   if (!found) return;
   std::string& text = sc.substituted;

@@ -61,6 +61,18 @@ TEST_F(ShellNormalizerTest, ALoopVariableStandsForEveryWordItTakes) {
   EXPECT_EQ(Norm("for f in $(ls); do rm $f; done").back(), "rm $f");
 }
 
+TEST_F(ShellNormalizerTest, DefaultValueExpansionsReadTheDefaultOfAnUnknownName) {
+  // `${NAME:-WORD}` of a name the line did not assign is WORD at run time when NAME is unset: the
+  // rules see that value too (the written form stays, for the computed-target rules).
+  EXPECT_EQ(Norm("rm -rf \"${TARGET:-/}\"").back(), "rm -r -f /");
+  EXPECT_EQ(Norm("rm -rf ${X:=~}").back(), "rm -r -f ~");
+  // A known name gives its value; a default holding another expansion is left as written.
+  EXPECT_EQ(Norm("T=build; rm -rf \"${T:-/}\"").back(), "rm -r -f build");
+  EXPECT_EQ(Norm("rm -rf \"${A:-$B}\"").back(), "rm -r -f ${A:-$B}");
+  // Other operators (`:+`, `#`, `%`) are not read.
+  EXPECT_EQ(Norm("rm -rf \"${A:+/}\"").back(), "rm -r -f ${A:+/}");
+}
+
 TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
   EXPECT_EQ(Norm("$(echo rm) -rf /"), (Segments{"echo rm", "'$(echo rm)' -rf /", "rm -r -f /"}));
   EXPECT_EQ(Norm("`printf rm` -rf ~").back(), "rm -r -f ~");
