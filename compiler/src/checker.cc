@@ -550,6 +550,18 @@ class Checker {
                          "matches one byte of this character, not the character",
                          "write an alternation such as (o|ó), or give the pattern the 8 flag");
         }
+        const size_t quantifier = FindQuantifiedMultiByteCharacter(ip.expression);
+        if (quantifier != std::string::npos) {
+          Loc loc = ip.loc;
+          loc.column += ip.content_offset + static_cast<uint32_t>(quantifier);
+          loc.length = 1;
+          diags_.Warning(DiagCode::W4007, loc,
+                         "a quantifier in rule '" + ir.id +
+                             "' follows a multi-byte character, so it repeats only that "
+                             "character's last byte",
+                         "applies to the last byte of the character before it",
+                         "group the character, as (的)?, or give the pattern the 8 flag");
+        }
       }
       if (ip.expression.empty()) {
         diags_.Error(DiagCode::E4002, ip.loc, "empty pattern", "matches everything");

@@ -14,6 +14,12 @@ namespace doberman::compiler {
 // danda's. Returns the byte offset of the first such byte inside a class, or npos.
 size_t FindMultiByteClassMember(std::string_view expression);
 
+// In the same patterns, a quantifier (`?`, `*`, `+`, `{n`) right after a multi-byte character
+// repeats its last byte only: `的?` requires the first two bytes of 的 and makes the third
+// optional, so it never matches the text without the character. Returns the byte offset of the
+// quantifier (outside classes, escapes and \Q...\E), or npos.
+size_t FindQuantifiedMultiByteCharacter(std::string_view expression);
+
 }  // namespace doberman::compiler
 
 #endif  // DOBERMAN_COMPILER_PATTERN_LINT_H_
