@@ -539,12 +539,16 @@ class Checker {
       ip.hs_flags = PatternFlags(p, &ip.som);
       if (ip.role == Role::kAny) has_any = true;
       if ((ip.hs_flags & HS_FLAG_UTF8) == 0) {
+        // The place of the byte at `offset` of the pattern's text, for a one-byte caret.
+        const auto byte_loc = [&ip](size_t offset) {
+          Loc loc = ip.loc;
+          loc.column += ip.content_offset + static_cast<uint32_t>(offset);
+          loc.length = 1;
+          return loc;
+        };
         const size_t at = FindMultiByteClassMember(ip.expression);
         if (at != std::string::npos) {
-          Loc loc = ip.loc;
-          loc.column += ip.content_offset + static_cast<uint32_t>(at);
-          loc.length = 1;
-          diags_.Warning(DiagCode::W4006, loc,
+          diags_.Warning(DiagCode::W4006, byte_loc(at),
                          "a character class in rule '" + ir.id +
                              "' holds a multi-byte character, so each of its bytes is a member",
                          "matches one byte of this character, not the character",
@@ -552,10 +556,7 @@ class Checker {
         }
         const size_t quantifier = FindQuantifiedMultiByteCharacter(ip.expression);
         if (quantifier != std::string::npos) {
-          Loc loc = ip.loc;
-          loc.column += ip.content_offset + static_cast<uint32_t>(quantifier);
-          loc.length = 1;
-          diags_.Warning(DiagCode::W4007, loc,
+          diags_.Warning(DiagCode::W4007, byte_loc(quantifier),
                          "a quantifier in rule '" + ir.id +
                              "' follows a multi-byte character, so it repeats only that "
                              "character's last byte",

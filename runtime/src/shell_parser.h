@@ -334,7 +334,7 @@ struct ShellNormalizer::Impl {
                            size_t pipeline);
   void ParseEmbedded(std::string_view text, size_t depth);
   std::string* NewSegment();
-  void RememberVariable(std::string_view name, std::string_view raw, bool append);
+  size_t RememberVariable(std::string_view name, std::string_view raw, bool append);
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);

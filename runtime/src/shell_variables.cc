@@ -21,12 +21,23 @@ using namespace shell_parser;  // NOLINT(google-build-using-namespace): this fil
 
 namespace {
 
+// The slot of remembered variable `name`, or var_count when there is none.
+size_t FindVariable(const SegmentList::Scratch& sc, std::string_view name) {
+  for (size_t k = 0; k < sc.var_count; ++k) {
+    if (sc.var_names[k] == name) return k;
+  }
+  return sc.var_count;
+}
+
 // The value of variable `name`, or nullptr when it was not given a literal value.
 const std::string* Lookup(const SegmentList::Scratch& sc, std::string_view name) {
-  for (size_t k = sc.var_count; k-- > 0;) {
-    if (sc.var_names[k] == name) return &sc.var_values[k];
-  }
-  return nullptr;
+  const size_t slot = FindVariable(sc, name);
+  return slot < sc.var_count ? &sc.var_values[slot] : nullptr;
+}
+
+// A shell variable name: a letter or '_', then letters, digits and '_'.
+bool IsName(std::string_view name) {
+  return !name.empty() && IsNameStart(name[0]) && std::all_of(name.begin(), name.end(), IsNameChar);
 }
 
 // Whether `v` is exactly a reference to a `for` loop's variable (`$f`, `${f}`), whose value lists
@@ -36,12 +47,9 @@ bool IsLoopListReference(const SegmentList::Scratch& sc, std::string_view v) {
   std::string_view name = v.substr(1);
   if (name.size() >= 2 && name.front() == '{' && name.back() == '}')
     name = name.substr(1, name.size() - 2);
-  if (name.empty() || !IsNameStart(name[0]) || !std::all_of(name.begin(), name.end(), IsNameChar))
-    return false;
-  for (size_t k = sc.var_count; k-- > 0;) {
-    if (sc.var_names[k] == name) return sc.var_is_list[k] != 0;
-  }
-  return false;
+  if (!IsName(name)) return false;
+  const size_t slot = FindVariable(sc, name);
+  return slot < sc.var_count && sc.var_is_list[slot] != 0;
 }
 
 // `$1`..`$9`, `$@`, `$*`: the names a function call binds (ExpandFunctionCalls).
@@ -214,9 +222,7 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
         const std::string_view name = v.substr(k + 2, close - k - 2);
         const std::string* value = Lookup(sc, name);
         const bool positional = name.size() == 1 && IsPositionalName(name[0]);
-        if (value != nullptr && !name.empty() &&
-            (positional ||
-             (IsNameStart(name[0]) && std::all_of(name.begin(), name.end(), IsNameChar)))) {
+        if (value != nullptr && !name.empty() && (positional || IsName(name))) {
           out->append(*value);
           changed = true;
           k = close + 1;
@@ -281,10 +287,10 @@ void AppendLiteralWord(std::string* text, std::string_view v) {
 }  // namespace
 
 // Remembers NAME = `raw` (with known variables, printed and decoded literals substituted; `append`
-// adds to the old value). A value still holding a command substitution is not a literal and
-// forgets the name.
-void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_view raw,
-                                             bool append) {
+// adds to the old value) and returns its slot. A value still holding a command substitution is not
+// a literal and forgets the name (npos then, as when no slot is left).
+size_t ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_view raw,
+                                               bool append) {
   SegmentList::Scratch& sc = ctx.out->scratch;
   std::string& value = sc.value_buf;
   value.clear();
@@ -294,19 +300,16 @@ void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_
   }
   Substitute(sc, raw, &value, kMaxShellVariableBytes, &over);
   const bool computed = value.find("$(") != std::string::npos;
-  size_t slot = sc.var_count;
-  for (size_t k = 0; k < sc.var_count; ++k) {
-    if (sc.var_names[k] == name) slot = k;
-  }
+  const size_t slot = FindVariable(sc, name);
   if (computed || over || value.size() > kMaxShellVariableBytes) {
     if (slot < sc.var_count) {
       sc.var_values[slot] = "$(...)";  // no longer a known literal
       sc.var_is_list[slot] = 0;
     }
-    return;
+    return std::string::npos;
   }
   if (slot == sc.var_count) {
-    if (sc.var_count == kMaxShellVariables) return;
+    if (sc.var_count == kMaxShellVariables) return std::string::npos;
     if (sc.var_names.size() <= slot) {
       sc.var_names.emplace_back();
       sc.var_values.emplace_back();
@@ -317,6 +320,7 @@ void ShellNormalizer::Impl::RememberVariable(std::string_view name, std::string_
   }
   sc.var_values[slot] = value;
   sc.var_is_list[slot] = 0;
+  return slot;
 }
 
 // Words j.. of an assignment-only command, or the arguments of export/declare/local/typeset/
@@ -348,11 +352,8 @@ void ShellNormalizer::Impl::RecordLoopVariable(const Level& lv, size_t j, size_t
     if (!joined.empty()) joined.push_back(' ');
     joined.append(View(lv, lv.words[k]));
   }
-  RememberVariable(name, joined, /*append=*/false);
-  SegmentList::Scratch& sc = ctx.out->scratch;
-  for (size_t k = 0; k < sc.var_count; ++k) {
-    if (sc.var_names[k] == name) sc.var_is_list[k] = 1;
-  }
+  const size_t slot = RememberVariable(name, joined, /*append=*/false);
+  if (slot != std::string::npos) ctx.out->scratch.var_is_list[slot] = 1;
 }
 
 // When the command made of words [b, e) names a remembered variable or prints a literal through
