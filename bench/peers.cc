@@ -3,6 +3,7 @@
 // utf8/ucp).
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "peers.h"
+#include "segment_frame.h"
 
 #include <pcre2.h>
 #include <re2/re2.h>
@@ -315,13 +316,14 @@ int Flag(unsigned int id, unsigned long long, unsigned long long, unsigned int, 
 
 class HsFloorEngine : public Engine {
  public:
-  using ScopeDbs = std::array<std::vector<hs_database_t*>, kScopeCount>;
+  using ScopeDbs = std::array<std::vector<std::pair<hs_database_t*, bool>>, kScopeCount>;
   // Borrows `dbs` (a scope is scanned with each of its databases; several scopes may share one);
   // Own() hands over the ones this engine must free.
+  // A framed database (Database.framed) gets each unit framed, as the runtime scans a lone unit.
   explicit HsFloorEngine(const ScopeDbs& dbs) {
     for (int s = 0; s < kScopeCount; ++s) {
-      for (hs_database_t* db : dbs[s]) {
-        scopes_[s].push_back({db, {}});
+      for (const auto& [db, framed] : dbs[s]) {
+        scopes_[s].push_back({db, {}, false, framed});
         if (hs_alloc_scratch(db, &scratch_) != HS_SUCCESS) ok_ = false;
       }
     }
@@ -340,8 +342,13 @@ class HsFloorEngine : public Engine {
       if (d.conditional && !counting_) continue;
       CountContext c;
       c.in_scope = &d.in_scope;
-      hs_error_t rc = hs_scan(d.db, text.data(), static_cast<unsigned>(text.size()), 0, scratch_,
-                              counting_ ? Flag : NoOp, &c);
+      std::string_view scanned = text;
+      if (d.framed) {
+        framed_.assign(1, internal::kFrameOpen).append(text).push_back(internal::kFrameClose);
+        scanned = framed_;
+      }
+      hs_error_t rc = hs_scan(d.db, scanned.data(), static_cast<unsigned>(scanned.size()), 0,
+                              scratch_, counting_ ? Flag : NoOp, &c);
       if (rc != HS_SUCCESS) return -1;
       n += c.n;
     }
@@ -363,8 +370,10 @@ class HsFloorEngine : public Engine {
     hs_database_t* db;
     std::vector<uint8_t> in_scope;  // per Hyperscan id; empty: count every match
     bool conditional = false;
+    bool framed = false;
   };
   std::array<std::vector<FloorDb>, kScopeCount> scopes_;
+  std::string framed_;
   std::vector<hs_database_t*> owned_;
   hs_scratch_t* scratch_ = nullptr;
   bool ok_ = true;
@@ -421,7 +430,7 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
     lists[s] = pack.scopes[s].dbs;
     lists[s].insert(lists[s].end(), pack.scopes[s].condition_dbs.begin(),
                     pack.scopes[s].condition_dbs.end());
-    for (const internal::PackDatabase* d : lists[s]) dbs[s].push_back(d->db);
+    for (const internal::PackDatabase* d : lists[s]) dbs[s].emplace_back(d->db, d->framed);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);
   if (!e->ok()) return nullptr;
@@ -438,8 +447,8 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
   return e;
 }
 
-// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file>" line per database a
-// scope is scanned with, in scan order.
+// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file> <framed 0|1>" line
+// per database a scope is scanned with, in scan order.
 bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   std::ofstream map(dir + "/hs-scopes.txt");
   for (size_t i = 0; i < pack.databases.size(); ++i) {
@@ -455,7 +464,8 @@ bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   for (int s = 0; s < kScopeCount; ++s) {
     for (const internal::PackDatabase* d : pack.scopes[s].dbs) {
       for (size_t i = 0; i < pack.databases.size(); ++i) {
-        if (pack.databases[i].get() == d) map << kScopeNames[s] << " hs-" << i << ".db\n";
+        if (pack.databases[i].get() == d)
+          map << kScopeNames[s] << " hs-" << i << ".db " << (d->framed ? 1 : 0) << "\n";
       }
     }
   }
@@ -468,7 +478,8 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
   const uint64_t start = NowNs();
   std::ifstream map(dir + "/hs-scopes.txt");
   std::string scope, file;
-  while (map >> scope >> file) {
+  int framed = 0;
+  while (map >> scope >> file >> framed) {
     const int s = ScopeIndexOf(scope);
     if (s < 0) continue;
     auto it = by_file.find(file);
@@ -481,7 +492,7 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
       }
       it = by_file.emplace(file, db).first;
     }
-    dbs[s].push_back(it->second);
+    dbs[s].emplace_back(it->second, framed != 0);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);
   for (auto& [f, db] : by_file) e->Own(db);
