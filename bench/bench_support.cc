@@ -169,13 +169,6 @@ class UnitLister {
   void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
     Unit(scope, field, unit, text, false, 0);
   }
-  void Units(int scope, doberman_field field, uint32_t first, std::span<const std::string> texts,
-             bool /*block_only*/) {
-    for (size_t i = 0; i < texts.size(); ++i) {
-      if (!texts[i].empty())
-        Unit(scope, field, first + static_cast<uint32_t>(i), texts[i], false, 0);
-    }
-  }
   void Status(doberman_status) {}
 
  private:

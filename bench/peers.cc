@@ -3,7 +3,6 @@
 // utf8/ucp).
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "peers.h"
-#include "segment_frame.h"
 
 #include <pcre2.h>
 #include <re2/re2.h>
@@ -316,14 +315,13 @@ int Flag(unsigned int id, unsigned long long, unsigned long long, unsigned int, 
 
 class HsFloorEngine : public Engine {
  public:
-  using ScopeDbs = std::array<std::vector<std::pair<hs_database_t*, bool>>, kScopeCount>;
+  using ScopeDbs = std::array<std::vector<hs_database_t*>, kScopeCount>;
   // Borrows `dbs` (a scope is scanned with each of its databases; several scopes may share one);
   // Own() hands over the ones this engine must free.
-  // A framed database (Database.framed) gets each unit framed, as the runtime scans a lone unit.
   explicit HsFloorEngine(const ScopeDbs& dbs) {
     for (int s = 0; s < kScopeCount; ++s) {
-      for (const auto& [db, framed] : dbs[s]) {
-        scopes_[s].push_back({db, {}, false, framed});
+      for (hs_database_t* db : dbs[s]) {
+        scopes_[s].push_back({db, {}});
         if (hs_alloc_scratch(db, &scratch_) != HS_SUCCESS) ok_ = false;
       }
     }
@@ -342,13 +340,8 @@ class HsFloorEngine : public Engine {
       if (d.conditional && !counting_) continue;
       CountContext c;
       c.in_scope = &d.in_scope;
-      std::string_view scanned = text;
-      if (d.framed) {
-        framed_.assign(1, internal::kFrameOpen).append(text).push_back(internal::kFrameClose);
-        scanned = framed_;
-      }
-      hs_error_t rc = hs_scan(d.db, scanned.data(), static_cast<unsigned>(scanned.size()), 0,
-                              scratch_, counting_ ? Flag : NoOp, &c);
+      hs_error_t rc = hs_scan(d.db, text.data(), static_cast<unsigned>(text.size()), 0, scratch_,
+                              counting_ ? Flag : NoOp, &c);
       if (rc != HS_SUCCESS) return -1;
       n += c.n;
     }
@@ -370,10 +363,8 @@ class HsFloorEngine : public Engine {
     hs_database_t* db;
     std::vector<uint8_t> in_scope;  // per Hyperscan id; empty: count every match
     bool conditional = false;
-    bool framed = false;
   };
   std::array<std::vector<FloorDb>, kScopeCount> scopes_;
-  std::string framed_;
   std::vector<hs_database_t*> owned_;
   hs_scratch_t* scratch_ = nullptr;
   bool ok_ = true;
@@ -430,7 +421,7 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
     lists[s] = pack.scopes[s].dbs;
     lists[s].insert(lists[s].end(), pack.scopes[s].condition_dbs.begin(),
                     pack.scopes[s].condition_dbs.end());
-    for (const internal::PackDatabase* d : lists[s]) dbs[s].emplace_back(d->db, d->framed);
+    for (const internal::PackDatabase* d : lists[s]) dbs[s].push_back(d->db);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);
   if (!e->ok()) return nullptr;
@@ -447,8 +438,8 @@ std::unique_ptr<Engine> MakeHsFloorEngine(const internal::Pack& pack) {
   return e;
 }
 
-// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file> <framed 0|1>" line
-// per database a scope is scanned with, in scan order.
+// Layout: hs-<n>.db per pack database; hs-scopes.txt has one "<scope> <file>" line per database a
+// scope is scanned with, in scan order.
 bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   std::ofstream map(dir + "/hs-scopes.txt");
   for (size_t i = 0; i < pack.databases.size(); ++i) {
@@ -464,8 +455,7 @@ bool SaveHsDatabases(const internal::Pack& pack, const std::string& dir) {
   for (int s = 0; s < kScopeCount; ++s) {
     for (const internal::PackDatabase* d : pack.scopes[s].dbs) {
       for (size_t i = 0; i < pack.databases.size(); ++i) {
-        if (pack.databases[i].get() == d)
-          map << kScopeNames[s] << " hs-" << i << ".db " << (d->framed ? 1 : 0) << "\n";
+        if (pack.databases[i].get() == d) map << kScopeNames[s] << " hs-" << i << ".db\n";
       }
     }
   }
@@ -478,8 +468,7 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
   const uint64_t start = NowNs();
   std::ifstream map(dir + "/hs-scopes.txt");
   std::string scope, file;
-  int framed = 0;
-  while (map >> scope >> file >> framed) {
+  while (map >> scope >> file) {
     const int s = ScopeIndexOf(scope);
     if (s < 0) continue;
     auto it = by_file.find(file);
@@ -492,7 +481,7 @@ std::unique_ptr<Engine> LoadHsFloorEngine(const std::string& dir) {
       }
       it = by_file.emplace(file, db).first;
     }
-    dbs[s].emplace_back(it->second, framed != 0);
+    dbs[s].push_back(it->second);
   }
   auto e = std::make_unique<HsFloorEngine>(dbs);
   for (auto& [f, db] : by_file) e->Own(db);

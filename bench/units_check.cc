@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "bench_support.h"
-#include "segment_frame.h"
 
 namespace {
 
@@ -122,24 +121,6 @@ int Main(int argc, char** argv) {
         }
         return false;
       });
-      // A framed database's scan holds one unit or several, each as 0x1e UNIT 0x1f (several when
-      // a command's segments are scanned together): one entry per unit, in order.
-      std::vector<Scan> per_unit;
-      for (Scan& sc : seen) {
-        bool framed = false;
-        for (const auto& d : pack.databases) framed = framed || (d->db == sc.db && d->framed);
-        if (!framed) {
-          per_unit.push_back(std::move(sc));
-          continue;
-        }
-        for (size_t open = sc.text.find(internal::kFrameOpen); open != std::string::npos;) {
-          const size_t close = sc.text.find(internal::kFrameClose, open + 1);
-          if (close == std::string::npos) break;
-          per_unit.push_back({sc.db, sc.text.substr(open + 1, close - open - 1)});
-          open = sc.text.find(internal::kFrameOpen, close + 1);
-        }
-      }
-      seen = std::move(per_unit);
       bool same = want.size() == seen.size();
       for (size_t i = 0; same && i < want.size(); ++i) {
         same = seen[i].db == want[i].first && seen[i].text == *want[i].second;

@@ -145,7 +145,6 @@ int RunBuild(const BuildOptions& o, const CommonOptions& common) {
                 BuildPack(msources, &src.manifest, src.files, key, created, diags, &built,
                           !o.no_compress, ProgressLines(manifest),
                           o.layout == "by-rule-scopes" ? DatabaseLayout::kByRuleScopes
-                          : o.layout == "per-segment"  ? DatabaseLayout::kPerSegment
                                                        : DatabaseLayout::kPerScope);
       Print(diags, common, &json);
       if (!ok) {

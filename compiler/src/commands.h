@@ -26,8 +26,7 @@ struct BuildOptions {
   std::string key, out_dir;
   bool no_compress =
       false;  // store databases as Hyperscan serialized them (comparisons, debugging)
-  std::string layout = "per-scope";  // or "per-segment", "by-rule-scopes" (comparisons, the
-                                     // differential test)
+  std::string layout = "per-scope";  // or "by-rule-scopes" (comparisons, the differential test)
 };
 struct TestOptions {
   std::vector<std::string> paths;

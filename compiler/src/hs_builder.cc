@@ -7,10 +7,7 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <regex>
-
-#include "segment_frames.h"
 
 namespace doberman::compiler {
 namespace {
@@ -29,57 +26,6 @@ unsigned int EffectiveFlags(const IrPattern& p) {
   // combined with it (toolchain.md pitfall 4).
   if (p.som) return p.hs_flags | HS_FLAG_SOM_LEFTMOST;
   return p.hs_flags | (p.every_match ? 0u : HS_FLAG_SINGLEMATCH);
-}
-
-// In a framed database one scan covers all of a command's segments, so a single-match pattern
-// would report only its first segment. That is the same verdict, place and span for a rule made of
-// `any` patterns alone (its first matching segment is where the per-segment scans find it first,
-// and later segments cannot raise its verdict); a rule with all/none patterns is judged segment by
-// segment, so its patterns report every match and the runtime keeps the first per segment.
-unsigned int FramedFlags(const IrPattern& p, bool rule_any_only) {
-  if (p.som) return p.hs_flags | HS_FLAG_SOM_LEFTMOST;
-  return p.hs_flags | (p.every_match || !rule_any_only ? 0u : HS_FLAG_SINGLEMATCH);
-}
-
-// Compiles `ids` as a framed database for one platform, or nothing when a pattern has no framed
-// form or the set does not compile framed (the caller then builds the unframed database, which
-// reports its own errors).
-std::optional<std::vector<uint8_t>> CompileFramed(const IrPack& pack,
-                                                  const std::vector<uint32_t>& ids,
-                                                  hs_platform_info_t* platform) {
-  std::vector<bool> rule_any_only(pack.rules.size(), true);
-  for (const IrPattern& p : pack.patterns) {
-    if (p.role != Role::kAny) rule_any_only[p.rule] = false;
-  }
-  std::vector<std::string> framed;
-  std::vector<const char*> exprs;
-  std::vector<unsigned int> flags, hs_ids;
-  for (uint32_t k = 0; k < ids.size(); ++k) {
-    const IrPattern& p = pack.patterns[ids[k]];
-    std::optional<std::string> f = FramePattern(p.expression, p.hs_flags, nullptr);
-    if (!f) return std::nullopt;
-    framed.push_back(std::move(*f));
-    flags.push_back(FramedFlags(p, rule_any_only[p.rule]));
-    hs_ids.push_back(k);
-  }
-  for (const std::string& f : framed) exprs.push_back(f.c_str());
-  hs_database_t* db = nullptr;
-  hs_compile_error_t* err = nullptr;
-  if (hs_compile_multi(exprs.data(), flags.data(), hs_ids.data(),
-                       static_cast<unsigned int>(exprs.size()), HS_MODE_BLOCK, platform, &db,
-                       &err) != HS_SUCCESS) {
-    hs_free_compile_error(err);
-    return std::nullopt;
-  }
-  char* bytes = nullptr;
-  size_t size = 0;
-  const bool ok = hs_serialize_database(db, &bytes, &size) == HS_SUCCESS;
-  hs_free_database(db);
-  if (!ok) return std::nullopt;
-  std::vector<uint8_t> out(reinterpret_cast<uint8_t*>(bytes),
-                           reinterpret_cast<uint8_t*>(bytes) + size);
-  free(bytes);
-  return out;
 }
 
 // Hyperscan reports positions as "at index N"; move the caret there when it does.
@@ -260,7 +206,7 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
   std::vector<bool> valid;
   if (!ValidatePatterns(pack, diags, &valid)) return false;
   const std::vector<DatabaseGroup> groups =
-      layout == DatabaseLayout::kByRuleScopes ? GroupByRuleScopes(pack) : GroupPerScope(pack);
+      layout == DatabaseLayout::kPerScope ? GroupPerScope(pack) : GroupByRuleScopes(pack);
   if (groups.size() > internal::kMaxDatabaseGroups) {
     diags.Error(DiagCode::E4004, pack.manifest_loc,
                 "rules need " + std::to_string(groups.size()) + " databases; a pack holds " +
@@ -280,27 +226,8 @@ bool CompileDatabases(IrPack& pack, Diagnostics& diags, std::vector<CompiledData
     }
     if (ids.empty()) continue;
     const int scope = __builtin_ctz(served);
-    // The command segments' trigger database is joined: one scan for all of a call's segments.
-    const bool try_framed = layout == DatabaseLayout::kPerScope && !conditional &&
-                            (served & (1u << internal::kScopeCommand)) != 0;
     for (const std::string& platform_name : pack.platforms) {
       hs_platform_info_t platform = Platform(platform_name);
-      if (try_framed) {
-        std::optional<std::vector<uint8_t>> bytes = CompileFramed(pack, ids, &platform);
-        if (bytes) {
-          CompiledDatabase cd;
-          cd.scope = scope;
-          cd.scopes = served;
-          cd.conditional = false;
-          cd.framed = true;
-          cd.group = group_index;
-          cd.platform = platform_name;
-          cd.pattern_ids = ids;
-          cd.bytes = std::move(*bytes);
-          out->push_back(std::move(cd));
-          continue;
-        }
-      }
       // Retry without each pattern the set compiler rejects, so that one run reports all of them.
       for (int attempt = 0; attempt < 32; ++attempt) {
         std::vector<const char*> exprs;

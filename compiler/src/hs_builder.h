@@ -17,8 +17,6 @@ struct CompiledDatabase {
   int scope = 0;             // first scope served
   uint32_t scopes = 0;       // every scope served (bit per scope)
   bool conditional = false;  // all/none patterns scanned only after their rule's any pattern
-  bool framed = false;       // patterns rewritten for framed units (segment_frames.h): the runtime
-                             // scans all of a command's segments with one hs_scan
   uint32_t group = 0;        // same pattern set (platform variants) <=> same group
   std::string platform;
   std::vector<uint32_t> pattern_ids;  // Hyperscan id i -> pattern_ids[i] in IrPack::patterns
@@ -30,10 +28,7 @@ struct CompiledDatabase {
 // verdicts agree).
 enum class DatabaseLayout {
   kPerScope,      // one trigger database per scope (shared when lists are identical): one scan
-                  // per unit; a pattern serving k scopes is stored k times. The command scope's
-                  // trigger database is framed, so a command's segments are one scan
-  kPerSegment,    // kPerScope with the command database unframed: one scan per segment (the
-                  // layout before joined scanning; for comparison)
+                  // per unit; a pattern serving k scopes is stored k times
   kByRuleScopes,  // one database per exact set of scopes a rule serves: each pattern stored once,
                   // a unit scanned with every database serving its scope (earlier packs)
 };

@@ -208,9 +208,9 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
     if (p.databases()) {
       for (const fb::Database* d : *p.databases()) {
         o += "database     " + DatabaseScopes(*d) + (d->conditional() ? " (conditional)" : "") +
-             (d->framed() ? " (framed: one scan per call)" : "") + ", " + Str(d->platform()) +
-             ", " + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
-             " patterns, " + std::to_string(DatabaseBytes(*d)) + " bytes" + StoredAs(*d) + "\n";
+             ", " + Str(d->platform()) + ", " +
+             std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) + " patterns, " +
+             std::to_string(DatabaseBytes(*d)) + " bytes" + StoredAs(*d) + "\n";
       }
     }
     o += "\n";
@@ -254,8 +254,7 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
       o += ",\"patterns\":" + std::to_string(d->pattern_ids() ? d->pattern_ids()->size() : 0) +
            ",\"bytes\":" + std::to_string(DatabaseBytes(*d)) +
            ",\"stored_bytes\":" + std::to_string(d->blob_size()) +
-           ",\"conditional\":" + (d->conditional() ? "true" : "false") +
-           ",\"framed\":" + (d->framed() ? "true" : "false") + ",\"ids\":[";
+           ",\"conditional\":" + (d->conditional() ? "true" : "false") + ",\"ids\":[";
       if (d->pattern_ids()) {
         for (uint32_t k = 0; k < d->pattern_ids()->size(); ++k) {
           o += std::string(k ? "," : "") + std::to_string(d->pattern_ids()->Get(k));

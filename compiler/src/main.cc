@@ -55,11 +55,9 @@ int main(int argc, char** argv) {
       "and debugging)");
   b->add_option(
        "--layout", build.layout,
-       "How patterns are split into Hyperscan databases: per-scope (one scan per unit, a "
-       "command's segments joined into one; the default), per-segment (per-scope with one scan "
-       "per command segment) or by-rule-scopes (each pattern stored once); the last two for "
-       "comparison")
-      ->check(CLI::IsMember({"per-scope", "per-segment", "by-rule-scopes"}))
+       "How patterns are split into Hyperscan databases: per-scope (one scan per unit; the "
+       "default) or by-rule-scopes (each pattern stored once; for comparison)")
+      ->check(CLI::IsMember({"per-scope", "by-rule-scopes"}))
       ->type_name("LAYOUT");
 
   TestOptions test;

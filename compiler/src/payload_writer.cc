@@ -93,7 +93,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
     dbs.push_back(fb::CreateDatabase(b, static_cast<fb::Scope>(d.scope), b.CreateString(d.platform),
                                      b.CreateVector(d.pattern_ids), /*bytes=*/0, d.scopes, s.offset,
                                      s.size, b.CreateVector(s.digest.data(), s.digest.size()),
-                                     d.conditional, d.group, s.encoding, s.raw_size, d.framed));
+                                     d.conditional, d.group, s.encoding, s.raw_size));
   }
   std::vector<flatbuffers::Offset<fb::Wrapper>> wrappers;
   for (const auto& w : pack.shell.wrappers) {

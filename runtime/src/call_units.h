@@ -9,7 +9,6 @@
 #define DOBERMAN_RUNTIME_CALL_UNITS_H_
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 
@@ -86,11 +85,8 @@ inline std::string_view StringOf(const doberman_string& s) {
 }
 
 // Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
-// has a database, except a command line's segments: v.Units(scope, field, first_unit, texts,
-// block_only) gets them as one run (a visitor may scan them together; every origin, never decoded;
-// empty texts are skipped). v.ScriptUnit(scope, field, unit, text) gets the text of a script being
-// written and the commands of one come as a v.Units run with block_only set (ScriptCommands;
-// judged for BLOCK only, and for the credentials in them), and v.Status(status)
+// has a database, v.ScriptUnit(scope, field, unit, text) for each command of a script being written
+// (ScriptCommands; judged for BLOCK only, and for the credentials in them), and v.Status(status)
 // for every bound the call exceeds (a text cut at its limit, a shell command that could not be read
 // whole, more encoded runs than the limit allows).
 template <typename Visitor>
@@ -142,9 +138,9 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
   auto script_units = [&](doberman_field field, size_t first, std::string_view script) {
     b.segments.Clear();
     (void)pack.shell->Normalize(script, &b.segments);
-    v.Units(kScopeCommand, field, static_cast<uint32_t>(first),
-            std::span<const std::string>(b.segments.segments.data(), b.segments.count),
-            /*block_only=*/true);
+    for (size_t i = 0; i < b.segments.count; ++i) {
+      v.ScriptUnit(kScopeCommand, field, static_cast<uint32_t>(first + i), b.segments.segments[i]);
+    }
     if (!pack.scopes[kScopeCommandText].empty()) {
       v.ScriptUnit(kScopeCommandText, field, static_cast<uint32_t>(first + b.segments.count),
                    script);
@@ -161,9 +157,10 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
       b.segments.Clear();
       const doberman_status st = MapShellStatus(pack.shell->Normalize(command, &b.segments));
       if (st != DOBERMAN_OK) v.Status(st);
-      v.Units(kScopeCommand, DOBERMAN_FIELD_COMMAND, 1,
-              std::span<const std::string>(b.segments.segments.data(), b.segments.count),
-              /*block_only=*/false);
+      for (size_t i = 0; i < b.segments.count; ++i) {
+        unit(kScopeCommand, DOBERMAN_FIELD_COMMAND, static_cast<uint32_t>(i + 1),
+             b.segments.segments[i], false, kAllOrigins);
+      }
       // A script written through a here-document (`cat > deploy.sh <<'EOF'` with a shell #! line),
       // and a command ssh or kubectl exec sends to another machine, are read like a script written
       // with the Write tool below: their commands, for BLOCK only.

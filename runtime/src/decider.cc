@@ -7,10 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <span>
 
 #include "encoded_runs.h"
-#include "segment_frame.h"
 #include "unicode_fold.h"
 #include "units.h"
 #include "validators.h"
@@ -173,64 +171,6 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
   s.marker_count = 0;
 }
 
-// Appends `text` to `out` framed (segment_frame.h): a frame byte inside it becomes the stand-in,
-// which every framed pattern treats as it treats the frame bytes. Returns where the text starts.
-size_t AppendFramed(std::string_view text, std::string* out) {
-  out->push_back(kFrameOpen);
-  const size_t start = out->size();
-  out->append(text);
-  for (size_t k = start; k < out->size(); ++k) {
-    if ((*out)[k] == kFrameOpen || (*out)[k] == kFrameClose) (*out)[k] = kFrameStandIn;
-  }
-  out->push_back(kFrameClose);
-  return start;
-}
-
-// A framed match's offsets in its unit's own text: a match may have consumed the frame bytes
-// around the unit (where `^` and `$` were), never more.
-void UnitOffsets(unsigned long long from, unsigned long long to, size_t start, size_t length,
-                 unsigned long long* unit_from, unsigned long long* unit_to) {
-  *unit_from = from <= start ? 0 : std::min<unsigned long long>(from - start, length);
-  *unit_to = to <= start ? 0 : std::min<unsigned long long>(to - start, length);
-}
-
-// hs_scan callback of a framed database over one framed unit: OnMatch in the unit's offsets.
-struct FramedUnit {
-  void* unit_context;
-  size_t length;
-};
-int OnFramedUnitMatch(unsigned int id, unsigned long long from, unsigned long long to,
-                      unsigned int flags, void* ctx) {
-  const FramedUnit& f = *static_cast<FramedUnit*>(ctx);
-  unsigned long long unit_from = 0, unit_to = 0;
-  UnitOffsets(from, to, 1, f.length, &unit_from, &unit_to);
-  return OnMatch(id, unit_from, unit_to, flags, f.unit_context);
-}
-
-// hs_scan callback of a framed database over several units: keeps the match for replay, or stops
-// the scan when there are too many to keep (the caller then scans unit by unit).
-struct FramedCollector {
-  Scratch* s;
-  uint32_t db;
-};
-int OnFramedMatchCollect(unsigned int id, unsigned long long from, unsigned long long to,
-                         unsigned int /*flags*/, void* ctx) {
-  const FramedCollector& c = *static_cast<FramedCollector*>(ctx);
-  Scratch& s = *c.s;
-  if (s.framed_matches.size() >= s.framed_match_cap) return 1;
-  // The unit whose frame holds the match's last byte: the last unit opening at or before it.
-  const size_t last = to == 0 ? 0 : static_cast<size_t>(to - 1);
-  auto after = std::upper_bound(s.framed_units.begin(), s.framed_units.end(), last,
-                                [](size_t pos, const FramedUnitSpan& unit) {
-                                  return pos + 1 < unit.start;  // unit.start - 1 is its open frame
-                                });
-  const auto unit = static_cast<uint32_t>(
-      after == s.framed_units.begin() ? 0 : after - s.framed_units.begin() - 1);
-  s.framed_matches.push_back(
-      {unit, static_cast<uint32_t>(s.framed_matches.size()), c.db, id, from, to});
-  return 0;
-}
-
 class CallScanner {
  public:
   explicit CallScanner(Scratch& s) : s_(s), pack_(s.pack) {}
@@ -245,123 +185,23 @@ class CallScanner {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
-    ScanCounted(scope, field, unit, text, decoded, origin_bit, block_only);
-  }
-
-  // Scan() of a unit already counted against max_units.
-  void ScanCounted(int scope, doberman_field field, uint32_t unit, std::string_view text,
-                   bool decoded, uint32_t origin_bit, bool block_only) {
-    const ScopeDb& sdb = pack_.scopes[scope];
-    UnitContext u = Context(scope, field, unit, text, decoded, origin_bit, block_only);
-    // Every database serving the scope sees the unit before its rules are judged together.
-    for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
-    Finish(sdb, text, &u);
-  }
-
-  UnitContext Context(int scope, doberman_field field, uint32_t unit, std::string_view text,
-                      bool decoded, uint32_t origin_bit, bool block_only) {
     UnitContext u{&s_,         nullptr, text,
                   field,       unit,    origin_bit,
                   1u << scope, decoded, scope == kScopePrompt || scope == kScopePromptText};
     u.block_only = block_only;
-    return u;
-  }
-
-  // The unit's conditional databases when a trigger asked for them, then its rules.
-  void Finish(const ScopeDb& sdb, std::string_view text, UnitContext* u) {
+    // Every database serving the scope sees the unit before its rules are judged together.
+    for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
     // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
-    if (u->need_conditions || s_.scan_all_conditions) {
-      for (const PackDatabase* db : sdb.condition_dbs) ScanOne(db, text, u);
+    if (u.need_conditions || s_.scan_all_conditions) {
+      for (const PackDatabase* db : sdb.condition_dbs) ScanOne(db, text, &u);
     }
-    EvaluateUnit(s_, *u);
-  }
-
-  // A run of units of one scope, numbered from `first` (a command's segments, a script's
-  // commands): with a framed trigger database, one scan for all of them, whose matches are then
-  // judged unit by unit as if each had been scanned alone; otherwise one scan per unit.
-  void Units(int scope, doberman_field field, uint32_t first, std::span<const std::string> texts,
-             bool block_only) {
-    const ScopeDb& sdb = pack_.scopes[scope];
-    if (sdb.empty()) return;
-    const bool joined =
-        texts.size() > 1 && std::any_of(sdb.dbs.begin(), sdb.dbs.end(),
-                                        [](const PackDatabase* db) { return db->framed; });
-    if (!joined) {
-      for (size_t i = 0; i < texts.size(); ++i) {
-        Scan(scope, field, first + static_cast<uint32_t>(i), texts[i], false, kAllOrigins,
-             block_only);
-      }
-      return;
-    }
-    // The units scanned, as Scan would count them against max_units.
-    s_.framed.clear();
-    s_.framed_units.clear();
-    s_.framed_matches.clear();
-    for (size_t i = 0; i < texts.size(); ++i) {
-      if (texts[i].empty()) continue;
-      if (!block_only && ++units_ > pack_.limits.max_units) {
-        Raise(s_, DOBERMAN_E_LIMIT);
-        break;
-      }
-      s_.framed_units.push_back(
-          {AppendFramed(texts[i], &s_.framed), texts[i].size(), static_cast<uint32_t>(i)});
-    }
-    if (s_.framed_units.empty()) return;
-    bool overflow = false;
-    for (uint32_t d = 0; d < sdb.dbs.size() && !overflow; ++d) {
-      if (!sdb.dbs[d]->framed) continue;
-      FramedCollector collect{&s_, d};
-      const hs_error_t err =
-          hs_scan(sdb.dbs[d]->db, s_.framed.data(), static_cast<unsigned int>(s_.framed.size()), 0,
-                  s_.hs[sdb.dbs[d]->scratch_slot], OnFramedMatchCollect, &collect);
-      if (err == HS_SCAN_TERMINATED) {
-        overflow = true;
-      } else if (err != HS_SUCCESS) {
-        Raise(s_, DOBERMAN_E_SCAN);
-      }
-    }
-    if (overflow) {  // too many matches to keep: each unit alone, already counted
-      for (const FramedUnitSpan& f : s_.framed_units) {
-        ScanCounted(scope, field, first + f.index, texts[f.index], false, kAllOrigins, block_only);
-      }
-      return;
-    }
-    std::sort(s_.framed_matches.begin(), s_.framed_matches.end(),
-              [](const FramedMatch& a, const FramedMatch& b) {
-                return a.unit != b.unit ? a.unit < b.unit : a.seq < b.seq;
-              });
-    size_t next = 0;
-    for (uint32_t k = 0; k < s_.framed_units.size(); ++k) {
-      const FramedUnitSpan f = s_.framed_units[k];
-      const uint32_t i = f.index;
-      UnitContext u = Context(scope, field, first + i, texts[i], false, kAllOrigins, block_only);
-      for (; next < s_.framed_matches.size() && s_.framed_matches[next].unit == k; ++next) {
-        const FramedMatch& m = s_.framed_matches[next];
-        unsigned long long unit_from = 0, unit_to = 0;
-        UnitOffsets(m.from, m.to, f.start, f.length, &unit_from, &unit_to);
-        u.db = sdb.dbs[m.db];
-        OnMatch(m.id, unit_from, unit_to, 0, &u);
-      }
-      for (const PackDatabase* db : sdb.dbs) {
-        if (!db->framed) ScanOne(db, texts[i], &u);
-      }
-      Finish(sdb, texts[i], &u);
-    }
+    EvaluateUnit(s_, u);
   }
 
   void ScanOne(const PackDatabase* db, std::string_view text, UnitContext* u) {
     u->db = db;
-    hs_error_t err = HS_SUCCESS;
-    if (db->framed) {
-      s_.framed.clear();
-      AppendFramed(text, &s_.framed);
-      FramedUnit f{u, text.size()};
-      err = hs_scan(db->db, s_.framed.data(), static_cast<unsigned int>(s_.framed.size()), 0,
-                    s_.hs[db->scratch_slot], OnFramedUnitMatch, &f);
-    } else {
-      err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0,
-                    s_.hs[db->scratch_slot], OnMatch, u);
-    }
+    hs_error_t err = hs_scan(db->db, text.data(), static_cast<unsigned int>(text.size()), 0,
+                             s_.hs[db->scratch_slot], OnMatch, u);
     if (err != HS_SUCCESS) Raise(s_, DOBERMAN_E_SCAN);
   }
 
@@ -372,12 +212,12 @@ class CallScanner {
     Scan(scope, field, unit, text, decoded, origin_bit);
   }
   void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
-    Scan(scope, field, unit, text, /*decoded=*/false, kAllOrigins, /*block_only=*/true);
+    Scan(scope, field, unit, text, /*decoded=*/false, /*origin_bit=*/0xFFFFFFFFu,
+         /*block_only=*/true);
   }
   void Status(doberman_status status) { Raise(s_, status); }
 
  private:
-  static constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
   Scratch& s_;
   const Pack& pack_;
   uint32_t units_ = 0;
@@ -479,7 +319,6 @@ Scratch::Scratch(const Pack& p) : pack(p) {
   fired_rules.reserve(rules);
   tag_on.assign(pack.tags.size(), 0);
   hits.reserve(kMaxHits);
-  framed_matches.reserve(256);
   views.segments.segments.reserve(16);
 }
 

@@ -25,26 +25,6 @@ namespace doberman::internal {
 inline constexpr size_t kMaxHits = 64;
 inline constexpr size_t kMaxCappedSpans = 64;
 inline constexpr size_t kMaxMarkers = 64;
-// Matches of one joined scan kept for replay (decider.cc); past this many the units are scanned
-// one at a time instead, with the same result.
-inline constexpr size_t kMaxFramedMatches = 4096;
-
-// A unit in a joined scan's buffer: where its text starts, how long it is, and which of the
-// scanned run of units it is.
-struct FramedUnitSpan {
-  size_t start;
-  size_t length;
-  uint32_t index;
-};
-
-// One match of a joined scan: which database reported it, for which unit, and where.
-struct FramedMatch {
-  uint32_t unit;  // index into Scratch::framed_units
-  uint32_t seq;   // report order, so that sorting by unit keeps each unit's matches in order
-  uint32_t db;    // index into the scope's databases
-  uint32_t id;
-  unsigned long long from, to;
-};
 
 struct CappedSpan {
   uint32_t pattern;
@@ -92,12 +72,6 @@ struct Scratch {
   std::array<size_t, kMaxMarkers> marker_ends{};
   size_t marker_count = 0;
 
-  // Joined scanning of framed databases (segment_frame.h): the buffer of framed units, where each
-  // unit's text lies in it, and one scan's matches, replayed unit by unit.
-  std::string framed;
-  std::vector<FramedUnitSpan> framed_units;
-  std::vector<FramedMatch> framed_matches;
-
   // Per call.
   std::vector<uint8_t> rule_matched;
   std::vector<uint8_t> rule_fired;
@@ -109,12 +83,9 @@ struct Scratch {
   std::vector<doberman_hit> hits;
   doberman_status status = DOBERMAN_OK;
 
-  // Tests only (tests/api/scan_equivalence_test.cc): scan conditional databases for every
+  // Tests only (tests/api/conditional_equivalence_test.cc): scan conditional databases for every
   // unit, to check that skipping them when no trigger matched never changes a decision.
   bool scan_all_conditions = false;
-  // Tests only (the same test): how many matches of one joined scan are kept before the units are
-  // scanned one at a time instead (0: always one at a time), to check both ways decide alike.
-  size_t framed_match_cap = kMaxFramedMatches;
 };
 
 // Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or

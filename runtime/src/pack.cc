@@ -293,7 +293,6 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     auto entry = std::make_unique<PackDatabase>();
     entry->scopes = c.mask;
     entry->conditional = c.conditional;
-    entry->framed = c.db->framed();
     for (uint32_t id : *c.db->pattern_ids()) {
       if (id >= pack->patterns.size())
         return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);

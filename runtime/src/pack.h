@@ -60,7 +60,6 @@ struct PackDatabase {
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
   bool conditional = false;  // scanned only after a pattern with triggers_conditions matched
-  bool framed = false;  // its units are scanned framed (segment_frame.h), several in one buffer
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;

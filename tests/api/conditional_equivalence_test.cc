@@ -1,0 +1,81 @@
+// Skipping a conditional database (all/none patterns of rules whose any patterns did not match the
+// unit) must never change a decision. Every payload of tests/cases/*.jsonl, benign ones included,
+// is decided twice with the default pack: as the runtime does it, and with every conditional
+// database scanned for every unit. Verdict, status and every hit (rule, verdict, field, unit, span)
+// must agree.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "decider.h"
+#include "default_test_pack.h"
+#include "hook_payload.h"
+#include "json.h"
+#include "key_file.h"
+#include "pack.h"
+
+namespace doberman::internal {
+namespace {
+
+TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
+  const char* cases = std::getenv("DOBERMAN_CASES_DIR");
+  ASSERT_NE(cases, nullptr);
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  size_t conditional = 0;
+  for (const auto& db : pack->databases) conditional += db->conditional ? 1 : 0;
+  ASSERT_GT(conditional, 0u) << "the default pack has no conditional database: nothing is checked";
+
+  Scratch lazy(*pack), eager(*pack);
+  eager.scan_all_conditions = true;
+  for (Scratch* s : {&lazy, &eager}) {
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
+  }
+  size_t calls = 0, with_hits = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(cases)) {
+    if (entry.path().extension() != ".jsonl") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      JsonValue doc;
+      JsonError jerr;
+      if (line.empty() || !ParseJson(line, JsonLimits{}, &doc, &jerr)) continue;
+      const JsonValue* input = doc.Find("input");
+      guard::ParsedPayload payload;
+      if (input == nullptr || !guard::ConvertPayload(*input, guard::Host::kAny, &payload, &error))
+        continue;
+      for (const guard::CallInput& c : payload.calls) {
+        std::vector<doberman_string> args;
+        std::vector<doberman_prompt_segment> prompt;
+        const doberman_call call = c.View(&args, &prompt);
+        doberman_result a{}, b{};
+        Decide(lazy, call, &a);
+        Decide(eager, call, &b);
+        ++calls;
+        const std::string where = entry.path().filename().string() + ": " + line.substr(0, 160);
+        ASSERT_EQ(a.verdict, b.verdict) << where;
+        ASSERT_EQ(a.status, b.status) << where;
+        ASSERT_EQ(a.hit_count, b.hit_count) << where;
+        with_hits += a.hit_count > 0 ? 1 : 0;
+        for (size_t i = 0; i < a.hit_count; ++i) {
+          EXPECT_EQ(a.hits[i].rule, b.hits[i].rule) << where;
+          EXPECT_EQ(a.hits[i].verdict, b.hits[i].verdict) << where;
+          EXPECT_EQ(a.hits[i].field, b.hits[i].field) << where;
+          EXPECT_EQ(a.hits[i].unit, b.hits[i].unit) << where;
+          EXPECT_EQ(a.hits[i].start, b.hits[i].start) << where;
+          EXPECT_EQ(a.hits[i].end, b.hits[i].end) << where;
+        }
+      }
+    }
+  }
+  EXPECT_GT(calls, 1000u);     // every case file was read
+  EXPECT_GT(with_hits, 500u);  // and most decisions had something to compare
+}
+
+}  // namespace
+}  // namespace doberman::internal
