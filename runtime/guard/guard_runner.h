@@ -96,9 +96,11 @@ struct Memory {
   std::string error;  // why it is not open (then every decision is raised to AUTH)
   bool rebuilt = false;
 
-  void Open(const Options& o) {
+  // `lazy`: a one-shot process, which may leave the store closed (SessionMemory::Open); not with
+  // the egress broker, whose history lives in the store.
+  void Open(const Options& o, bool lazy = false) {
     if (o.state_dir.empty()) return;
-    open = memory.Open(o.state_dir, &rebuilt, &error);
+    open = memory.Open(o.state_dir, &rebuilt, &error, lazy && !o.broker_ok);
   }
   bool Wanted(const Options& o) const { return !o.state_dir.empty(); }
   // For long-lived processes (the service's workers, squid-acl): a store that could not be opened

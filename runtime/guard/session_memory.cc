@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "json.h"
+#include "log_journal.h"
 #include "log_row.h"
 #include "value_memory.h"
 
@@ -80,7 +81,7 @@ bool Acts(HookEvent e) { return e == HookEvent::kPreToolUse || e == HookEvent::k
 
 void SessionMemory::AddShownSecrets(const ParsedPayload& payload, const doberman_pack* pack,
                                     doberman_scratch* scratch, Decision* d) const {
-  if (store_ == nullptr || !ShowsText(payload.event)) return;
+  if (!is_open() || !ShowsText(payload.event)) return;
   std::vector<RecordedValue> found;
   if (!ShownSecrets(payload.calls, pack, scratch, &found)) {
     d->Raise(DOBERMAN_AUTH, "values_unrecorded",
@@ -98,11 +99,34 @@ bool ShowsText(HookEvent e) {
          e == HookEvent::kReadFile || e == HookEvent::kUserPromptSubmit;
 }
 
-bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* error) {
+bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* error, bool lazy) {
   *rebuilt = false;
+  lazy_ = false;
   if (!state::OpenStateDir(dir, &dir_, error)) return false;
+  uint64_t db_inode = 0;
+  if (lazy && state::StateStore::LooksCurrent(dir_, &db_inode) &&
+      hints_.OpenForRead(dir_.path, db_inode)) {
+    lazy_ = true;
+    return true;
+  }
   store_ = state::StateStore::Open(dir_, state::StoreLimits{}, rebuilt, error);
   return store_ != nullptr;
+}
+
+state::StateStore* SessionMemory::Store(Decision* d) {
+  if (store_ != nullptr) return store_.get();
+  bool rebuilt = false;
+  std::string error;
+  store_ = state::StateStore::Open(dir_, state::StoreLimits{}, &rebuilt, &error);
+  if (store_ == nullptr) {
+    if (d != nullptr) Unavailable(error, d);
+    return nullptr;
+  }
+  if (rebuilt && d != nullptr) {
+    d->Raise(DOBERMAN_AUTH, "state_rebuilt",
+             "the session store was corrupt and has been rebuilt; what it recorded is lost");
+  }
+  return store_.get();
 }
 
 Fingerprint SessionMemory::SessionOf(const ParsedPayload& payload) const {
@@ -187,7 +211,7 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
 
 void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pack,
                           doberman_scratch* scratch, Decision* d, bool judge_turns) {
-  if (store_ == nullptr) return;
+  if (!is_open()) return;
   const int64_t now = std::time(nullptr);
   const Fingerprint session = SessionOf(payload);
   std::string error;
@@ -202,8 +226,12 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
       if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
         d->secret_values.push_back(f);
     }
-    if (!store_->RecordValues(session, secrets, ValueKind::kSecret, now, &error))
-      return Unavailable(error, d);
+    if (!secrets.empty() &&
+        (Store(d) == nullptr ||
+         !store_->RecordValues(session, secrets, ValueKind::kSecret, now, &error))) {
+      if (store_ != nullptr) Unavailable(error, d);
+      return;
+    }
     if (!scanned) {
       d->Raise(DOBERMAN_AUTH, "values_unrecorded",
                "the shown text could not be searched for secrets completely");
@@ -211,8 +239,12 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
     if (d->flagged) {
       std::vector<RecordedValue> carried;
       const bool complete = CarriedValues(payload.calls, scratch, &carried);
-      if (!store_->RecordValues(session, carried, ValueKind::kUntrusted, now, &error))
-        return Unavailable(error, d);
+      if (!carried.empty() &&
+          (Store(d) == nullptr ||
+           !store_->RecordValues(session, carried, ValueKind::kUntrusted, now, &error))) {
+        if (store_ != nullptr) Unavailable(error, d);
+        return;
+      }
       if (!complete) {
         d->Raise(DOBERMAN_AUTH, "values_unrecorded",
                  "flagged content carries more values than the session record takes");
@@ -220,16 +252,22 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
     }
     if (!judge_turns) return;
     // Handoff: a turn or tool output flagged as a possible injection raises the next actions.
-    if ((d->raised_tags & (kTagInjection | kTagInjectionHeuristic)) != 0 &&
-        !store_->StartHandoff(session, now + kHandoffSeconds, kHandoffActions, &error)) {
-      return Unavailable(error, d);
+    if ((d->raised_tags & (kTagInjection | kTagInjectionHeuristic)) != 0) {
+      if (Store(d) == nullptr) return;
+      if (!store_->StartHandoff(session, now + kHandoffSeconds, kHandoffActions, &error))
+        return Unavailable(error, d);
     }
-    if (payload.event == HookEvent::kUserPromptSubmit) JudgeTurn(payload, pack, session, now, d);
+    if (payload.event == HookEvent::kUserPromptSubmit && Store(d) != nullptr)
+      JudgeTurn(payload, pack, session, now, d);
     return;
   }
   if (!Acts(payload.event)) return;
   bool handoff = false;
-  if (!store_->TakeHandoff(session, now, &handoff, &error)) return Unavailable(error, d);
+  // A closed store is opened only when some handoff may still be active (the hints' bound).
+  if (store_ != nullptr || hints_.handoff_until() >= now) {
+    if (Store(d) == nullptr) return;
+    if (!store_->TakeHandoff(session, now, &handoff, &error)) return Unavailable(error, d);
+  }
   if (handoff && !d->outbound_calls.empty()) {
     d->Raise(DOBERMAN_AUTH, "handoff_flagged_turn",
              "sends data off the machine right after a turn flagged as a possible injection");
@@ -237,16 +275,29 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
   if (d->outbound_calls.empty()) return;
   // A session named by the payload is held in memory by a long-lived process (the service): its
   // tags then spare the fingerprints of values it cannot hold.
-  const state::TagFilter* filter = nullptr;
-  if (!payload.any_session && !store_->PrepareLookup(session, &filter, &error))
-    return Unavailable(error, d);
   std::vector<Fingerprint> carried;
-  const bool complete =
-      CarriedFingerprints(payload.calls, d->outbound_calls, scratch, filter, &carried);
+  bool complete = true;
+  if (store_ == nullptr) {
+    // Left closed: the hints say which values it may hold; none of them means none is recorded.
+    complete = CarriedFingerprints(payload.calls, d->outbound_calls, scratch, nullptr, &carried);
+    const bool maybe = std::any_of(carried.begin(), carried.end(),
+                                   [&](const Fingerprint& f) { return hints_.MayHold(f); });
+    if (!maybe) {
+      carried.clear();
+    } else if (Store(d) == nullptr) {
+      return;
+    }
+  } else {
+    const state::TagFilter* filter = nullptr;
+    if (!payload.any_session && !store_->PrepareLookup(session, &filter, &error))
+      return Unavailable(error, d);
+    complete = CarriedFingerprints(payload.calls, d->outbound_calls, scratch, filter, &carried);
+  }
   ValueKind worst = ValueKind::kNone;
-  const bool looked = payload.any_session
-                          ? store_->LookupValuesInAnySession(carried, now, &worst, &error)
-                          : store_->LookupValues(session, carried, now, &worst, &error);
+  const bool looked =
+      carried.empty() ||
+      (payload.any_session ? store_->LookupValuesInAnySession(carried, now, &worst, &error)
+                           : store_->LookupValues(session, carried, now, &worst, &error));
   if (!looked) return Unavailable(error, d);
   if (worst == ValueKind::kSecret) {
     d->Raise(DOBERMAN_BLOCK, "confirmed_exfil",
@@ -294,9 +345,22 @@ state::LogRow SessionMemory::MakeLogRow(const std::string& host_name, const Pars
 bool SessionMemory::Log(const std::string& host_name, const ParsedPayload& payload,
                         const Decision& d, const std::string& pack_label, int64_t latency_us,
                         std::string* error) {
-  if (store_ == nullptr) return true;
+  if (!is_open()) return true;
   state::LogRow row = MakeLogRow(host_name, payload, d, pack_label, latency_us);
-  return store_->AppendLog(&row, error);
+  if (store_ != nullptr) return store_->AppendLog(&row, error);
+  // The store is still closed: the row goes to the journal, which whoever opens the store next
+  // folds in. A journal grown past the bound is folded here; a row it refused goes to the store.
+  int64_t size = 0;
+  std::string journal_error;
+  const bool journaled = state::AppendToJournal(dir_, row, state::StoreLimits{}.busy_timeout_ms,
+                                                &size, &journal_error);
+  if (journaled && size < kFoldJournalBytes) return true;
+  if (Store(nullptr) == nullptr) {
+    *error =
+        journaled ? "the log journal could not be folded: the store did not open" : journal_error;
+    return journaled;
+  }
+  return journaled ? store_->FoldJournal(error) : store_->AppendLog(&row, error);
 }
 
 }  // namespace doberman::guard

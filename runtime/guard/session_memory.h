@@ -13,6 +13,7 @@
 #include "doberman/doberman.h"
 #include "guard_output.h"
 #include "hook_payload.h"
+#include "ledger_hints.h"
 #include "state_dir.h"
 #include "state_store.h"
 
@@ -30,6 +31,9 @@ inline constexpr int kHandoffActions = 5;
 // from the baseline on some feature.
 inline constexpr int64_t kStyleMinTurns = 100;
 inline constexpr double kStyleOutlierZ = 4.0;
+// A one-shot process that journals its log row folds the journal into the store once it is this
+// long (about a thousand rows), so that no reader has much to fold.
+inline constexpr int64_t kFoldJournalBytes = 256 << 10;
 
 // Events whose text is shown to the model (tool output, files about to be read, prompts): their
 // secrets are recorded. A one-shot process must load the content databases for them.
@@ -39,7 +43,12 @@ class SessionMemory {
  public:
   // Opens the state directory and its store. False with `error` when it cannot be trusted or
   // opened; `rebuilt` when the store was corrupt and has been recreated (earlier records are lost).
-  bool Open(const std::string& dir, bool* rebuilt, std::string* error);
+  // `lazy` (a one-shot hook process): when the store's header is current and its hints file
+  // usable (state::LedgerHints), the store itself is opened only once a call needs it - a value
+  // the hints may hold, a possible handoff, something to record, a prompt turn - and the log row
+  // goes to the journal (state/log_journal.h). Opening SQLite is most of session memory's cost
+  // in a process that decides one call.
+  bool Open(const std::string& dir, bool* rebuilt, std::string* error, bool lazy = false);
 
   // The key fingerprints are made with: the scratch must use it so that hits' fingerprints match
   // the ledger's.
@@ -72,7 +81,7 @@ class SessionMemory {
   state::LogRow MakeLogRow(const std::string& host_name, const ParsedPayload& payload,
                            const Decision& d, const std::string& pack_label,
                            int64_t latency_us) const;
-  bool is_open() const { return store_ != nullptr; }
+  bool is_open() const { return store_ != nullptr || lazy_; }
   // The store and its directory (key included), for policies kept in files of their own
   // (broker_history.h); null when not open.
   state::StateStore* store() { return store_.get(); }
@@ -86,11 +95,16 @@ class SessionMemory {
  private:
   // A store failure: the call is raised to AUTH with the reason.
   static void Unavailable(const std::string& error, Decision* d);
+  // The store, opened now if it was left closed (`lazy`). Null after raising `d` (when given) to
+  // AUTH; a store rebuilt on this opening raises `d` too.
+  state::StateStore* Store(Decision* d);
   void JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
                  const state::Fingerprint& session, int64_t now, Decision* d);
 
   state::StateDir dir_;
   std::unique_ptr<state::StateStore> store_;
+  bool lazy_ = false;                               // opened lazily: the store may still be closed
+  state::LedgerHints hints_;                        // lazily opened: what the closed store can hold
   mutable state::LastSessionFingerprint sessions_;  // a cache: SessionOf stays const
 };
 

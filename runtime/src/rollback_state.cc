@@ -111,14 +111,25 @@ class StateLock {
 doberman_status CheckAndRecordRevision(const char* state_path, std::string_view pack_name,
                                        uint64_t revision, std::string* error) {
   const std::string path(state_path);
-  StateLock lock;
-  if (!lock.Acquire(path, error)) return DOBERMAN_E_STATE;
-  std::map<std::string, uint64_t> state;
-  if (!ReadState(path, &state, error)) return DOBERMAN_E_STATE;
   std::string name(pack_name);
   for (char& c : name) {
     if (c == ' ' || c == '\n' || c == '\t' || c == '\r') c = '_';
   }
+  std::map<std::string, uint64_t> state;
+  // Usually the revision is the one recorded already: a read without the lock says so (the file
+  // is only ever replaced whole, by rename, and a recorded revision only grows, so what this read
+  // finds was true and still bounds the answer). Anything else is decided under the lock.
+  {
+    std::string unused;
+    if (ReadState(path, &state, &unused)) {
+      const auto seen = state.find(name);
+      if (seen != state.end() && revision == seen->second) return DOBERMAN_OK;
+    }
+    state.clear();
+  }
+  StateLock lock;
+  if (!lock.Acquire(path, error)) return DOBERMAN_E_STATE;
+  if (!ReadState(path, &state, error)) return DOBERMAN_E_STATE;
   auto it = state.find(name);
   if (it != state.end() && revision < it->second) {
     *error = "pack revision " + std::to_string(revision) + " is older than revision " +

@@ -117,7 +117,10 @@ bool OpenStateDir(const std::string& dir, StateDir* out, std::string* error) {
   }
   std::string path = dir;
   while (path.size() > 1 && path.back() == '/') path.pop_back();
-  if (!MakeDirs(path, error) || !CheckDir(path, error)) return false;
+  // Created only when missing: most calls find it, and mkdir of every parent is a system call each.
+  struct stat dir_st {};
+  if (::lstat(path.c_str(), &dir_st) != 0 && !MakeDirs(path, error)) return false;
+  if (!CheckDir(path, error)) return false;
   const std::string key_path = path + "/" + kKeyFile;
   struct stat st {};
   if (::lstat(key_path.c_str(), &st) != 0) {

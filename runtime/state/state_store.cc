@@ -14,20 +14,27 @@
 #include <ctime>
 #include <string>
 
+#include "ledger_hints.h"
 #include "little_endian.h"
+#include "sqlite_statement.h"
 
 namespace doberman::state {
+
+using store_detail::DbError;
+using store_detail::Stmt;
+
 namespace {
 
 // 2: value_ledger_value (lookups across sessions, for proxies that cannot name one). 3: the
 // ledger generation is also kept in ledger.gen, which a version-2 writer would not update (so it
-// must refuse the store), and value_ledger.tag. Older stores are brought up to date on open
-// (every statement of the schema is IF NOT EXISTS; the tag column is added).
-constexpr int kSchemaVersion = 3;
+// must refuse the store), and value_ledger.tag. 4: ledger.hints, whose bits every writer sets
+// (a version-3 writer would not: one-shot processes trusting the hints would miss its values), and
+// log.journal, which the log's readers fold in. Older stores are brought up to date on open (every
+// statement of the schema is IF NOT EXISTS; the tag column is added).
+constexpr int kSchemaVersion = 4;
 constexpr const char* kDbFile = "state.db";
 constexpr const char* kGenerationFile = "ledger.gen";
 constexpr const char* kLockFile = "state.lock";
-using Chain = std::array<uint8_t, 32>;
 
 const char kSchema[] =
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v BLOB NOT NULL) WITHOUT ROWID;"
@@ -48,66 +55,9 @@ const char kSchema[] =
     "CREATE TABLE IF NOT EXISTS style_baseline(entity BLOB PRIMARY KEY, turns INTEGER NOT NULL,"
     " stats BLOB NOT NULL) WITHOUT ROWID;";
 
-// A prepared statement that finalizes itself.
-class Stmt {
- public:
-  Stmt(sqlite3* db, const char* sql) { rc_ = sqlite3_prepare_v2(db, sql, -1, &s_, nullptr); }
-  ~Stmt() { sqlite3_finalize(s_); }
-  Stmt(const Stmt&) = delete;
-  Stmt& operator=(const Stmt&) = delete;
-  bool ok() const { return rc_ == SQLITE_OK && s_ != nullptr; }
-  sqlite3_stmt* get() { return s_; }
-  void Blob(int i, const void* p, size_t n) {
-    sqlite3_bind_blob(s_, i, p, static_cast<int>(n), SQLITE_TRANSIENT);
-  }
-  void Int(int i, int64_t v) { sqlite3_bind_int64(s_, i, v); }
-  void Text(int i, const std::string& v) {
-    sqlite3_bind_text(s_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-  }
-  int Step() { return sqlite3_step(s_); }
-  void Reset() {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
-  }
-
- private:
-  sqlite3_stmt* s_ = nullptr;
-  int rc_ = SQLITE_ERROR;
-};
-
-std::string DbError(sqlite3* db, const std::string& what) {
-  return "state store: " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
-}
-
 bool IsCorrupt(int rc) {
   const int primary = rc & 0xff;
   return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB;
-}
-
-int64_t NowMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
-}
-
-// The log chain: each row's digest covers the previous digest and everything the row holds.
-Chain ChainDigest(const Key& key, const Chain& previous, const LogRow& row) {
-  Chain out{};
-  crypto_generichash_state st;
-  crypto_generichash_init(&st, key.data(), key.size(), out.size());
-  static const char kDomain[] = "doberman decision log v1";
-  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(kDomain), sizeof kDomain);
-  crypto_generichash_update(&st, previous.data(), previous.size());
-  uint8_t fixed[8 + 8 + 16 + 1];
-  PutU64(fixed, static_cast<uint64_t>(row.seq));
-  PutU64(fixed + 8, static_cast<uint64_t>(row.at_ms));
-  std::memcpy(fixed + 16, row.session.data(), row.session.size());
-  fixed[32] = static_cast<uint8_t>(row.verdict);
-  crypto_generichash_update(&st, fixed, sizeof fixed);
-  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(row.json.data()),
-                            row.json.size());
-  crypto_generichash_final(&st, out.data(), out.size());
-  return out;
 }
 
 // Holds DIR/state.lock exclusively while the database is created or rebuilt. Two processes
@@ -213,7 +163,11 @@ std::unique_ptr<StateStore> StateStore::Open(const StateDir& dir, const StoreLim
       sqlite3_db_config(s->db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
       sqlite3_wal_hook(s->db_, CheckpointWhenLong, &s->limits_.busy_timeout_ms);
       std::string setup_error;
-      if (s->Setup(&setup_error)) return s;
+      if (s->Setup(&setup_error)) {
+        s->dir_ = dir.path;
+        s->OpenHints();
+        return s;
+      }
       const int code = sqlite3_extended_errcode(s->db_);
       if (!IsCorrupt(code) || attempt > 0) {
         *error = setup_error;
@@ -300,7 +254,11 @@ bool StateStore::Setup(std::string* error) {
     Rollback();
     return false;
   }
-  return Commit(error);
+  if (!Commit(error)) return false;
+  // Into the database file now: the new version in the file's header is what tells one-shot
+  // processes (LooksCurrent) they may leave the store closed; in the WAL they cannot see it.
+  sqlite3_wal_checkpoint_v2(db_, "main", SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+  return true;
 }
 
 bool StateStore::Begin(bool write, std::string* error) {
@@ -312,6 +270,91 @@ bool StateStore::Commit(std::string* error) {
   return false;
 }
 void StateStore::Rollback() { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+
+bool StateStore::LooksCurrent(const StateDir& dir, uint64_t* db_inode) {
+  // The database header: its magic, and the user version at offset 60 (big-endian). A store that
+  // is not a database, older or newer, or whose version change is still only in the WAL, does not
+  // look current: the caller opens it properly.
+  const std::string path = dir.path + "/" + kDbFile;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  uint8_t header[100];
+  struct stat st {};
+  const bool read_ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() &&
+                       (st.st_mode & 077) == 0 &&
+                       ::pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header);
+  ::close(fd);
+  if (!read_ok || std::memcmp(header, "SQLite format 3", 16) != 0) return false;
+  const uint32_t version = (uint32_t{header[60]} << 24) | (uint32_t{header[61]} << 16) |
+                           (uint32_t{header[62]} << 8) | header[63];
+  *db_inode = static_cast<uint64_t>(st.st_ino);
+  return version == static_cast<uint32_t>(kSchemaVersion);
+}
+
+uint64_t StateStore::DbInode() const {
+  struct stat st {};
+  return ::stat(path_.c_str(), &st) == 0 ? static_cast<uint64_t>(st.st_ino) : 0;
+}
+
+// Maps the hints for writing, rebuilding them from the ledger when they are missing, belong to
+// another database or boot, or have taken in many more values than the ledger's cap (expired ones
+// included). Not fatal: without usable hints every writer removes the file (MarkHints), so no
+// reader trusts a stale one.
+void StateStore::OpenHints() {
+  const uint64_t inode = DbInode();
+  if (inode != 0 && hints_.OpenForWrite(dir_, inode) &&
+      hints_.added() <= static_cast<uint64_t>(4 * limits_.max_values)) {
+    return;
+  }
+  std::string error;
+  if (!Begin(true, &error)) return;
+  int64_t handoff_until = 0;
+  {
+    Stmt q(db_, "SELECT coalesce(max(until), 0) FROM handoff");
+    if (q.ok() && q.Step() == SQLITE_ROW) handoff_until = sqlite3_column_int64(q.get(), 0);
+  }
+  bool listed = true;
+  const bool built = hints_.Rebuild(
+      dir_, inode, handoff_until,
+      [&](const std::function<void(const Fingerprint&)>& add) {
+        Stmt q(db_, "SELECT value FROM value_ledger");
+        int rc = SQLITE_DONE;
+        while (q.ok() && (rc = q.Step()) == SQLITE_ROW) {
+          if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(sizeof(Fingerprint))) continue;
+          Fingerprint f{};
+          std::memcpy(f.data(), sqlite3_column_blob(q.get(), 0), f.size());
+          add(f);
+        }
+        listed = q.ok() && rc == SQLITE_DONE;
+      },
+      &error);
+  if (!built || !listed) {
+    hints_.Close();
+    ::unlink((dir_ + "/ledger.hints").c_str());
+  }
+  Rollback();  // nothing written to the database; the write lock kept writers out meanwhile
+}
+
+// Inside a write transaction, before it commits: the hints learn of what it records.
+bool StateStore::MarkHints(const std::vector<RecordedValue>& values, int64_t handoff_until,
+                           std::string* error) {
+  if (hints_.usable() && !hints_.StillInPlace(dir_)) {
+    const uint64_t inode = DbInode();
+    if (!hints_.OpenForWrite(dir_, inode)) hints_.Close();
+  }
+  if (!hints_.usable()) {
+    // Whatever file is there was not kept current by us: it must not be trusted by anyone.
+    const std::string path = dir_ + "/ledger.hints";
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT) {
+      *error = "state store: cannot remove stale " + path + ": " + std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+  if (handoff_until > 0) hints_.RaiseHandoff(handoff_until);
+  for (const RecordedValue& v : values) hints_.Add(v.fingerprint);
+  return true;
+}
 
 bool StateStore::Expire(int64_t now, std::string* error) {
   Stmt old(db_, "DELETE FROM value_ledger WHERE seen < ?");
@@ -367,7 +410,7 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Reco
       put.Reset();
     }
   }
-  if (!Expire(now, error) || !BumpLedgerGeneration(error)) {
+  if (!Expire(now, error) || !BumpLedgerGeneration(error) || !MarkHints(values, 0, error)) {
     Rollback();
     return false;
   }
@@ -589,212 +632,6 @@ bool StateStore::LookupValues(const Fingerprint& session, const std::vector<Fing
 
 namespace {
 
-bool ReadChainMeta(sqlite3* db, const char* name, int64_t* seq, Chain* chain) {
-  Stmt q(db, "SELECT v FROM meta WHERE k=?");
-  if (!q.ok()) return false;
-  sqlite3_bind_text(q.get(), 1, name, -1, SQLITE_STATIC);
-  *seq = 0;
-  chain->fill(0);
-  const int rc = q.Step();
-  if (rc == SQLITE_DONE) return true;  // no row yet: the chain starts at zero
-  if (rc != SQLITE_ROW || sqlite3_column_bytes(q.get(), 0) != 8 + 32) return false;
-  const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q.get(), 0));
-  *seq = static_cast<int64_t>(GetU64(p));
-  std::memcpy(chain->data(), p + 8, 32);
-  return true;
-}
-
-bool WriteChainMeta(sqlite3* db, const char* name, int64_t seq, const Chain& chain) {
-  uint8_t v[8 + 32];
-  PutU64(v, static_cast<uint64_t>(seq));
-  std::memcpy(v + 8, chain.data(), 32);
-  Stmt put(db, "INSERT OR REPLACE INTO meta(k, v) VALUES(?, ?)");
-  if (!put.ok()) return false;
-  sqlite3_bind_text(put.get(), 1, name, -1, SQLITE_STATIC);
-  put.Blob(2, v, sizeof v);
-  return put.Step() == SQLITE_DONE;
-}
-
-}  // namespace
-
-bool StateStore::AppendLog(LogRow* row, std::string* error) {
-  std::vector<LogRow> rows(1, *row);
-  if (!AppendLogs(&rows, error)) return false;
-  *row = rows[0];
-  return true;
-}
-
-bool StateStore::AppendLogs(std::vector<LogRow>* rows, std::string* error) {
-  if (rows->empty()) return true;
-  if (!Begin(true, error)) return false;
-  int64_t head_seq = 0;
-  Chain head{};
-  if (!ReadChainMeta(db_, "log_head", &head_seq, &head)) {
-    *error = DbError(db_, "log head");
-    Rollback();
-    return false;
-  }
-  {
-    Stmt put(db_,
-             "INSERT INTO decision_log(seq, at, session, verdict, row, chain) VALUES(?,?,?,?,?,?)");
-    if (!put.ok()) {
-      *error = DbError(db_, "log");
-      Rollback();
-      return false;
-    }
-    for (LogRow& r : *rows) {
-      r.seq = ++head_seq;
-      if (r.at_ms == 0) r.at_ms = NowMs();
-      head = ChainDigest(key_, head, r);
-      put.Int(1, r.seq);
-      put.Int(2, r.at_ms);
-      put.Blob(3, r.session.data(), r.session.size());
-      put.Int(4, r.verdict);
-      put.Text(5, r.json);
-      put.Blob(6, head.data(), head.size());
-      if (put.Step() != SQLITE_DONE) {
-        *error = DbError(db_, "log");
-        Rollback();
-        return false;
-      }
-      put.Reset();
-    }
-    if (!WriteChainMeta(db_, "log_head", head_seq, head)) {
-      *error = DbError(db_, "log");
-      Rollback();
-      return false;
-    }
-  }
-  LogRow* row = &rows->back();
-  // Old rows leave from the front; the anchor keeps the digest the next remaining row chains from.
-  // Checked on one append in 64 (and always past the row cap): it costs two queries.
-  uint8_t dice = 0;
-  randombytes_buf(&dice, 1);
-  if (dice % 64 != 0 && row->seq - limits_.max_log_rows <= 0) return Commit(error);
-  const int64_t keep_from_age = row->at_ms - limits_.log_ttl_seconds * 1000;
-  int64_t cut = row->seq - limits_.max_log_rows;
-  {
-    Stmt old(db_, "SELECT max(seq) FROM decision_log WHERE at < ?");
-    if (old.ok()) {
-      old.Int(1, keep_from_age);
-      if (old.Step() == SQLITE_ROW && sqlite3_column_type(old.get(), 0) != SQLITE_NULL)
-        cut = std::max<int64_t>(cut, sqlite3_column_int64(old.get(), 0));
-    }
-  }
-  if (cut > 0) {
-    Stmt last(db_, "SELECT seq, chain FROM decision_log WHERE seq <= ? ORDER BY seq DESC LIMIT 1");
-    if (last.ok()) {
-      last.Int(1, cut);
-      if (last.Step() == SQLITE_ROW && sqlite3_column_bytes(last.get(), 1) == 32) {
-        Chain anchor{};
-        std::memcpy(anchor.data(), sqlite3_column_blob(last.get(), 1), 32);
-        const int64_t anchor_seq = sqlite3_column_int64(last.get(), 0);
-        Stmt del(db_, "DELETE FROM decision_log WHERE seq <= ?");
-        del.Int(1, anchor_seq);
-        if (!del.ok() || del.Step() != SQLITE_DONE ||
-            !WriteChainMeta(db_, "log_anchor", anchor_seq, anchor)) {
-          *error = DbError(db_, "log eviction");
-          Rollback();
-          return false;
-        }
-      }
-    }
-  }
-  return Commit(error);
-}
-
-bool StateStore::ReadLog(const LogFilter& filter, const std::function<bool(const LogRow&)>& fn,
-                         std::string* error) {
-  Stmt q(db_,
-         "SELECT seq, at, session, verdict, row FROM decision_log WHERE at >= ? "
-         "AND (? < 0 OR verdict >= ?) AND (? < 0 OR verdict = ?) AND (? = 0 OR session = ?) "
-         "ORDER BY seq");
-  if (!q.ok()) return (*error = DbError(db_, "read log"), false);
-  q.Int(1, filter.since_ms);
-  q.Int(2, filter.min_verdict);
-  q.Int(3, filter.min_verdict);
-  q.Int(4, filter.only_verdict);
-  q.Int(5, filter.only_verdict);
-  q.Int(6, filter.by_session ? 1 : 0);
-  q.Blob(7, filter.session.data(), filter.session.size());
-  int rc;
-  while ((rc = q.Step()) == SQLITE_ROW) {
-    LogRow row;
-    row.seq = sqlite3_column_int64(q.get(), 0);
-    row.at_ms = sqlite3_column_int64(q.get(), 1);
-    if (sqlite3_column_bytes(q.get(), 2) == static_cast<int>(row.session.size()))
-      std::memcpy(row.session.data(), sqlite3_column_blob(q.get(), 2), row.session.size());
-    row.verdict = sqlite3_column_int(q.get(), 3);
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 4));
-    row.json.assign(text != nullptr ? text : "",
-                    static_cast<size_t>(sqlite3_column_bytes(q.get(), 4)));
-    if (!fn(row)) return true;
-  }
-  if (rc != SQLITE_DONE) return (*error = DbError(db_, "read log"), false);
-  return true;
-}
-
-bool StateStore::VerifyLog(int64_t* rows, std::string* head_out, std::string* problem) {
-  *rows = 0;
-  std::string error;
-  if (!Begin(false, &error)) return (*problem = error, false);
-  int64_t anchor_seq = 0, head_seq = 0;
-  Chain previous{}, head{};
-  if (!ReadChainMeta(db_, "log_anchor", &anchor_seq, &previous) ||
-      !ReadChainMeta(db_, "log_head", &head_seq, &head)) {
-    Rollback();
-    *problem = DbError(db_, "chain metadata");
-    return false;
-  }
-  Stmt q(db_, "SELECT seq, at, session, verdict, row, chain FROM decision_log ORDER BY seq");
-  int64_t expect = anchor_seq + 1;
-  bool ok = q.ok();
-  int rc = SQLITE_DONE;
-  while (ok && (rc = q.Step()) == SQLITE_ROW) {
-    LogRow row;
-    row.seq = sqlite3_column_int64(q.get(), 0);
-    row.at_ms = sqlite3_column_int64(q.get(), 1);
-    const bool session_ok = sqlite3_column_bytes(q.get(), 2) == 16;
-    if (session_ok) std::memcpy(row.session.data(), sqlite3_column_blob(q.get(), 2), 16);
-    row.verdict = sqlite3_column_int(q.get(), 3);
-    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(q.get(), 4));
-    row.json.assign(text != nullptr ? text : "",
-                    static_cast<size_t>(sqlite3_column_bytes(q.get(), 4)));
-    Chain stored{};
-    const bool chain_ok = sqlite3_column_bytes(q.get(), 5) == 32;
-    if (chain_ok) std::memcpy(stored.data(), sqlite3_column_blob(q.get(), 5), 32);
-    if (row.seq != expect) {
-      *problem = "row " + std::to_string(expect) + " is missing (next row is " +
-                 std::to_string(row.seq) + ")";
-      ok = false;
-      break;
-    }
-    const Chain computed = ChainDigest(key_, previous, row);
-    if (!session_ok || !chain_ok || sodium_memcmp(computed.data(), stored.data(), 32) != 0) {
-      *problem = "row " + std::to_string(row.seq) + " was altered (its digest does not match)";
-      ok = false;
-      break;
-    }
-    previous = stored;
-    ++expect;
-    ++*rows;
-  }
-  if (ok && rc != SQLITE_DONE) {
-    *problem = DbError(db_, "read log");
-    ok = false;
-  }
-  if (ok && (expect - 1 != head_seq || sodium_memcmp(previous.data(), head.data(), 32) != 0)) {
-    *problem = "the log ends at row " + std::to_string(expect - 1) + " but its head says row " +
-               std::to_string(head_seq) + " (rows were removed from the end)";
-    ok = false;
-  }
-  Rollback();
-  *head_out = std::to_string(head_seq) + ":" + Hex(head.data(), head.size());
-  return ok;
-}
-
-namespace {
-
 std::array<uint8_t, kSketchSize * 8> SketchBytes(const Sketch& s) {
   std::array<uint8_t, kSketchSize * 8> out{};
   for (size_t i = 0; i < kSketchSize; ++i)
@@ -895,6 +732,8 @@ bool StateStore::MatchBlockedTurn(const Fingerprint& session, const Sketch& sket
 
 bool StateStore::StartHandoff(const Fingerprint& session, int64_t until, int actions,
                               std::string* error) {
+  // The hints' bound first: a one-shot process that reads it after the row exists must not skip it.
+  if (!MarkHints({}, until, error)) return false;
   Stmt put(db_, "INSERT OR REPLACE INTO handoff(session, until, actions) VALUES(?,?,?)");
   if (!put.ok()) return (*error = DbError(db_, "handoff"), false);
   put.Blob(1, session.data(), session.size());

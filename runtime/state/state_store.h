@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "generation_file.h"
+#include "ledger_hints.h"
 #include "state_dir.h"
 #include "tag_filter.h"
 #include "turn_sketch.h"
@@ -105,6 +106,16 @@ class StateStore {
   // store.
   bool PrepareLookup(const Fingerprint& session, const TagFilter** filter, std::string* error);
 
+  // Whether DIR/state.db is a database of this schema version, from its header alone (no SQLite):
+  // a one-shot process that finds it so may trust DIR/ledger.hints built for `*db_inode` and
+  // leave the store closed. False for anything else (then open the store: it upgrades, rebuilds
+  // or refuses).
+  static bool LooksCurrent(const StateDir& dir, uint64_t* db_inode);
+
+  // Moves the rows one-shot processes journaled (log_journal.h) into the decision log, in order,
+  // in one transaction, and empties the journal. AppendLogs, ReadLog and VerifyLog do it first.
+  bool FoldJournal(std::string* error);
+
   // Appends one row: assigns its sequence number and chains it to the previous row.
   bool AppendLog(LogRow* row, std::string* error);
   // Appends rows in order, in one transaction (a service batches its log this way).
@@ -158,6 +169,14 @@ class StateStore {
   // in meta and, before the commit, in the generation file.
   bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
+  // DIR/ledger.hints (ledger_hints.h): mapped for writing when the store opens, rebuilt when it
+  // cannot be trusted; MarkHints adds to it inside every write transaction of the ledger or the
+  // handoffs, before the commit.
+  void OpenHints();
+  bool MarkHints(const std::vector<RecordedValue>& values, int64_t handoff_until,
+                 std::string* error);
+  uint64_t DbInode() const;
+  bool InsertLogRows(std::vector<LogRow>* rows, std::string* error);
 
   struct FingerprintHash {
     size_t operator()(const Fingerprint& f) const {
@@ -173,6 +192,8 @@ class StateStore {
 
   sqlite3* db_ = nullptr;
   GenerationFile generation_;       // DIR/ledger.gen
+  LedgerHints hints_;               // DIR/ledger.hints
+  std::string dir_;                 // DIR
   sqlite3_stmt* lookup_ = nullptr;  // prepared once: preparing costs more than a lookup
   sqlite3_stmt* ledger_generation_ =
       nullptr;  // the ledger's generation in meta (see LedgerGeneration)

@@ -1,0 +1,248 @@
+// The decision log's journal (format and guarantees in log_journal.h).
+#include "log_journal.h"
+
+#include <fcntl.h>
+#include <sodium.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "little_endian.h"
+
+namespace doberman::state {
+namespace {
+
+constexpr const char* kJournalFile = "log.journal";
+constexpr char kMagic[8] = {'D', 'O', 'B', 'J', 'R', 'N', 'L', '1'};
+constexpr size_t kHeader = sizeof kMagic + 32;
+constexpr size_t kFixed = 8 + 16 + 1;  // milliseconds, session, verdict
+// A bound on the journal: appends past it are refused (the caller folds first), and a fold reads
+// no more than this.
+constexpr int64_t kMaxJournalBytes = 16 << 20;
+constexpr uint32_t kMaxRecord = 1 << 20;
+
+std::string Errno(const std::string& what, const std::string& path) {
+  return "state store: " + what + " " + path + ": " + std::strerror(errno);
+}
+
+int64_t NowMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
+JournalDigest DigestOf(const Key& key, const JournalDigest& previous, const uint8_t* record,
+                       size_t size) {
+  JournalDigest out{};
+  crypto_generichash_state st;
+  crypto_generichash_init(&st, key.data(), key.size(), out.size());
+  static const char kDomain[] = "doberman log journal v1";
+  crypto_generichash_update(&st, reinterpret_cast<const uint8_t*>(kDomain), sizeof kDomain);
+  crypto_generichash_update(&st, previous.data(), previous.size());
+  crypto_generichash_update(&st, record, size);
+  crypto_generichash_final(&st, out.data(), out.size());
+  return out;
+}
+
+// Opens the journal (creating it when asked) and checks it is a regular file of ours.
+int OpenJournal(const std::string& path, bool create, std::string* error) {
+  const int fd = ::open(
+      path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0600);
+  if (fd < 0) {
+    if (errno != ENOENT || create) *error = Errno("cannot open", path);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    ::close(fd);
+    *error = "state store " + path + " is not a regular file of ours";
+    return -1;
+  }
+  if ((st.st_mode & 077) != 0) (void)::fchmod(fd, 0600);
+  return fd;
+}
+
+// flock with a bounded wait, like the store's own busy timeout.
+bool LockBounded(int fd, int timeout_ms) {
+  for (int waited = 0;; waited += 2) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+    if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_ms) return false;
+    ::usleep(2000);
+  }
+}
+
+bool WriteAll(int fd, const uint8_t* p, size_t n, off_t at) {
+  while (n > 0) {
+    const ssize_t w = ::pwrite(fd, p, n, at);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<size_t>(w);
+    at += w;
+  }
+  return true;
+}
+
+// A fresh header (a new nonce) on an empty file.
+bool WriteHeader(int fd) {
+  uint8_t header[kHeader];
+  std::memcpy(header, kMagic, sizeof kMagic);
+  randombytes_buf(header + sizeof kMagic, 32);
+  return ::ftruncate(fd, 0) == 0 && WriteAll(fd, header, sizeof header, 0);
+}
+
+}  // namespace
+
+bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int64_t* size_after,
+                     std::string* error) {
+  const std::string path = dir.path + "/" + kJournalFile;
+  const int fd = OpenJournal(path, /*create=*/true, error);
+  if (fd < 0) return false;
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }  // also drops the lock
+  } closer{fd};
+  if (!LockBounded(fd, timeout_ms)) {
+    *error = "state store: the log journal stayed locked";
+    return false;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return (*error = Errno("cannot stat", path), false);
+  off_t size = st.st_size;
+  if (size < static_cast<off_t>(kHeader)) {
+    // New, or emptied by a fold that died after truncating: start a chain. (A header that was
+    // overwritten is not looked for here: the fold finds it and says so in the log.)
+    if (!WriteHeader(fd)) return (*error = Errno("cannot write", path), false);
+    size = static_cast<off_t>(kHeader);
+  }
+  if (size > kMaxJournalBytes) {
+    *error = "state store: the log journal is full (" + std::to_string(size) + " bytes)";
+    return false;
+  }
+  JournalDigest previous{};
+  if (::pread(fd, previous.data(), previous.size(), size - 32) != 32)
+    return (*error = Errno("cannot read", path), false);
+  const size_t body = kFixed + row.json.size();
+  if (body > kMaxRecord) return (*error = "state store: log row too long", false);
+  std::string record(4 + body + 32, '\0');
+  auto* p = reinterpret_cast<uint8_t*>(record.data());
+  const uint32_t length = static_cast<uint32_t>(body);
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(length >> (8 * i));
+  PutU64(p + 4, static_cast<uint64_t>(row.at_ms != 0 ? row.at_ms : NowMs()));
+  std::memcpy(p + 12, row.session.data(), row.session.size());
+  p[28] = static_cast<uint8_t>(row.verdict);
+  std::memcpy(p + 4 + kFixed, row.json.data(), row.json.size());
+  const JournalDigest digest = DigestOf(dir.key, previous, p, 4 + body);
+  std::memcpy(p + 4 + body, digest.data(), digest.size());
+  if (!WriteAll(fd, p, record.size(), size)) return (*error = Errno("cannot write", path), false);
+  *size_after = static_cast<int64_t>(size) + static_cast<int64_t>(record.size());
+  return true;
+}
+
+JournalFold::~JournalFold() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+bool JournalFold::Lock(const StateDir& dir, int timeout_ms, std::string* error) {
+  path_ = dir.path + "/" + kJournalFile;
+  fd_ = OpenJournal(path_, /*create=*/false, error);
+  if (fd_ < 0) return error->empty();  // no journal: nothing to fold
+  if (!LockBounded(fd_, timeout_ms)) {
+    ::close(fd_);
+    fd_ = -1;
+    *error = "state store: the log journal stayed locked";
+    return false;
+  }
+  return true;
+}
+
+bool JournalFold::HasRecords() const {
+  struct stat st {};
+  return fd_ >= 0 && ::fstat(fd_, &st) == 0 && st.st_size > static_cast<off_t>(kHeader);
+}
+
+bool JournalFold::Read(const Key& key, const JournalDigest& folded, std::vector<LogRow>* rows,
+                       bool* damaged, JournalDigest* last, std::string* error) {
+  rows->clear();
+  *damaged = false;
+  struct stat st {};
+  if (fd_ < 0 || ::fstat(fd_, &st) != 0) return (*error = Errno("cannot stat", path_), false);
+  if (st.st_size <= static_cast<off_t>(kHeader)) return true;
+  const int64_t size = std::min<int64_t>(st.st_size, kMaxJournalBytes + kMaxRecord);
+  std::string data(static_cast<size_t>(size), '\0');
+  size_t got = 0;
+  while (got < data.size()) {
+    const ssize_t r = ::pread(fd_, data.data() + got, data.size() - got, static_cast<off_t>(got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  data.resize(got);
+  const auto* p = reinterpret_cast<const uint8_t*>(data.data());
+  if (data.size() < kHeader || std::memcmp(p, kMagic, sizeof kMagic) != 0) {
+    *damaged = true;
+    return true;
+  }
+  JournalDigest previous{};
+  std::memcpy(previous.data(), p + sizeof kMagic, 32);
+  // Records up to the one the store folded last were folded by a fold that died before emptying
+  // the journal: they are skipped. When that digest is not here, every record is new.
+  bool before_folded = false;
+  {
+    for (size_t at = kHeader; at + 4 <= data.size();) {
+      const uint32_t length =
+          p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (static_cast<uint32_t>(p[at + 3]) << 24);
+      if (length < kFixed || length > kMaxRecord || at + 4 + length + 32 > data.size()) break;
+      if (std::memcmp(p + at + 4 + length, folded.data(), 32) == 0) {
+        before_folded = true;
+        break;
+      }
+      at += 4 + length + 32;
+    }
+  }
+  size_t at = kHeader;
+  while (at < data.size()) {
+    if (at + 4 > data.size()) {
+      *damaged = true;
+      break;
+    }
+    const uint32_t length =
+        p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (static_cast<uint32_t>(p[at + 3]) << 24);
+    if (length < kFixed || length > kMaxRecord || at + 4 + length + 32 > data.size()) {
+      *damaged = true;
+      break;
+    }
+    const JournalDigest computed = DigestOf(key, previous, p + at, 4 + length);
+    if (sodium_memcmp(computed.data(), p + at + 4 + length, 32) != 0) {
+      *damaged = true;
+      break;
+    }
+    if (before_folded) {
+      if (computed == folded) before_folded = false;
+    } else {
+      LogRow row;
+      row.at_ms = static_cast<int64_t>(GetU64(p + at + 4));
+      std::memcpy(row.session.data(), p + at + 12, row.session.size());
+      row.verdict = p[at + 28];
+      row.json.assign(reinterpret_cast<const char*>(p + at + 4 + kFixed), length - kFixed);
+      rows->push_back(std::move(row));
+      *last = computed;
+    }
+    previous = computed;
+    at += 4 + length + 32;
+  }
+  if (static_cast<int64_t>(got) < st.st_size) *damaged = true;  // past the bound: dropped
+  return true;
+}
+
+bool JournalFold::Empty(std::string* error) {
+  if (fd_ < 0) return true;
+  if (!WriteHeader(fd_)) return (*error = Errno("cannot empty", path_), false);
+  return true;
+}
+
+}  // namespace doberman::state
