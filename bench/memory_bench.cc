@@ -29,8 +29,8 @@ constexpr const char* kCommand =
     "\"green\",\"branch\":\"release/2.7\"}' https://ci-metrics.internal.example.com/api/v2/"
     "builds/4821/report --retry 3 --max-time 20";
 
-// Fills `dir` with `n` recorded values spread over n/1000 sessions ("bench-0", "bench-1", ...),
-// each with a tag, as values recorded from a hit or a shown text are.
+// Fills `dir` with `n` recorded values (keyed fingerprints) spread over n/1000 sessions ("bench-0",
+// "bench-1", ...), each with a tag, as values recorded from a hit or a shown text are.
 bool Fill(const std::string& dir, int64_t n) {
   state::StateDir d;
   std::string error;
@@ -44,8 +44,9 @@ bool Fill(const std::string& dir, int64_t n) {
     std::vector<state::RecordedValue> values;
     for (int64_t i = s * 1000; i < std::min(n, (s + 1) * 1000); ++i) {
       state::RecordedValue v;
-      std::memcpy(v.fingerprint.data(), &i, sizeof i);
-      v.fingerprint[15] = 0x5A;
+      // Keyed digests, uniform as recorded fingerprints are (the ledger's hints file is a Bloom
+      // filter over them: patterned bytes would fill it unlike real use).
+      v.fingerprint = state::KeyedFingerprint(d.key, "bench-value", std::to_string(i));
       v.tag = static_cast<uint64_t>(i + 1) * 0x9E3779B97F4A7C15ULL;  // spread like a keyed tag
       v.tagged = true;
       values.push_back(v);

@@ -149,8 +149,13 @@ JournalFold::~JournalFold() {
 
 bool JournalFold::Lock(const StateDir& dir, int timeout_ms, std::string* error) {
   path_ = dir.path + "/" + kJournalFile;
-  fd_ = OpenJournal(path_, /*create=*/false, error);
-  if (fd_ < 0) return error->empty();  // no journal: nothing to fold
+  std::string open_error;
+  fd_ = OpenJournal(path_, /*create=*/false, &open_error);
+  if (fd_ < 0) {
+    if (open_error.empty()) return true;  // no journal: nothing to fold
+    *error = open_error;
+    return false;
+  }
   if (!LockBounded(fd_, timeout_ms)) {
     ::close(fd_);
     fd_ = -1;
