@@ -67,6 +67,21 @@ class StateFastPathTest : public ::testing::Test {
     return rows;
   }
 
+  // Journals rows {"i":from} .. {"i":to-1}, as one-shot processes would.
+  bool JournalRows(int from, int to) {
+    for (int i = from; i < to; ++i) {
+      LogRow row;
+      row.json = "{\"i\":" + std::to_string(i) + "}";
+      int64_t size = 0;
+      std::string error;
+      if (!AppendToJournal(d_, row, 1000, &size, &error)) {
+        ADD_FAILURE() << error;
+        return false;
+      }
+    }
+    return true;
+  }
+
   std::string Slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -225,13 +240,7 @@ TEST_F(StateFastPathTest, JournaledRowsFromManyProcessesAreFoldedInOrderAndVerif
 
 TEST_F(StateFastPathTest, ADamagedJournalRecordIsReportedAndWhatPrecedesItKept) {
   { auto s = OpenStore(); }
-  std::string error;
-  int64_t size = 0;
-  for (int i = 0; i < 3; ++i) {
-    LogRow row;
-    row.json = "{\"i\":" + std::to_string(i) + "}";
-    ASSERT_TRUE(AppendToJournal(d_, row, 1000, &size, &error)) << error;
-  }
+  ASSERT_TRUE(JournalRows(0, 3));
   // Edit the last record's text: its digest no longer verifies.
   const std::string path = dir_ + "/log.journal";
   std::string bytes = Slurp(path);
@@ -250,13 +259,7 @@ TEST_F(StateFastPathTest, ADamagedJournalRecordIsReportedAndWhatPrecedesItKept) 
 
 TEST_F(StateFastPathTest, AFoldThatDiedBeforeEmptyingTheJournalIsNotFoldedTwice) {
   { auto s = OpenStore(); }
-  std::string error;
-  int64_t size = 0;
-  for (int i = 0; i < 3; ++i) {
-    LogRow row;
-    row.json = "{\"i\":" + std::to_string(i) + "}";
-    ASSERT_TRUE(AppendToJournal(d_, row, 1000, &size, &error)) << error;
-  }
+  ASSERT_TRUE(JournalRows(0, 3));
   const std::string path = dir_ + "/log.journal";
   const std::string before_fold = Slurp(path);
   auto s = OpenStore();
@@ -265,9 +268,7 @@ TEST_F(StateFastPathTest, AFoldThatDiedBeforeEmptyingTheJournalIsNotFoldedTwice)
   // As if the fold had committed and died before emptying: the journal is back as it was, plus one
   // row appended afterwards.
   Spit(path, before_fold);
-  LogRow late;
-  late.json = "{\"i\":3}";
-  ASSERT_TRUE(AppendToJournal(d_, late, 1000, &size, &error)) << error;
+  ASSERT_TRUE(JournalRows(3, 4));
   const std::vector<std::string> rows = LogRows(s.get());
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(rows[3], "{\"i\":3}");
