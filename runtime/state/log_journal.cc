@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 
 #include "little_endian.h"
 
@@ -27,12 +26,6 @@ constexpr uint32_t kMaxRecord = 1 << 20;
 
 std::string Errno(const std::string& what, const std::string& path) {
   return "state store: " + what + " " + path + ": " + std::strerror(errno);
-}
-
-int64_t NowMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 JournalDigest DigestOf(const Key& key, const JournalDigest& previous, const uint8_t* record,
@@ -87,6 +80,15 @@ bool WriteAll(int fd, const uint8_t* p, size_t n, off_t at) {
   return true;
 }
 
+// The length of the record framed at `at` in `data` (its row, without the length and the digest),
+// or 0 when no whole record of a valid length starts there.
+uint32_t FramedLength(const std::string& data, size_t at) {
+  if (at + 4 > data.size()) return 0;
+  const uint32_t length = GetU32(reinterpret_cast<const uint8_t*>(data.data()) + at);
+  if (length < kFixed || length > kMaxRecord || at + 4 + length + 32 > data.size()) return 0;
+  return length;
+}
+
 // A fresh header (a new nonce) on an empty file.
 bool WriteHeader(int fd) {
   uint8_t header[kHeader];
@@ -130,8 +132,7 @@ bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int
   if (body > kMaxRecord) return (*error = "state store: log row too long", false);
   std::string record(4 + body + 32, '\0');
   auto* p = reinterpret_cast<uint8_t*>(record.data());
-  const uint32_t length = static_cast<uint32_t>(body);
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(length >> (8 * i));
+  PutU32(p, static_cast<uint32_t>(body));
   PutU64(p + 4, static_cast<uint64_t>(row.at_ms != 0 ? row.at_ms : NowMs()));
   std::memcpy(p + 12, row.session.data(), row.session.size());
   p[28] = static_cast<uint8_t>(row.verdict);
@@ -197,27 +198,16 @@ bool JournalFold::Read(const Key& key, const JournalDigest& folded, std::vector<
   // Records up to the one the store folded last were folded by a fold that died before emptying
   // the journal: they are skipped. When that digest is not here, every record is new.
   bool before_folded = false;
-  {
-    for (size_t at = kHeader; at + 4 <= data.size();) {
-      const uint32_t length =
-          p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (static_cast<uint32_t>(p[at + 3]) << 24);
-      if (length < kFixed || length > kMaxRecord || at + 4 + length + 32 > data.size()) break;
-      if (std::memcmp(p + at + 4 + length, folded.data(), 32) == 0) {
-        before_folded = true;
-        break;
-      }
-      at += 4 + length + 32;
+  for (size_t at = kHeader, length; (length = FramedLength(data, at)) != 0; at += 4 + length + 32) {
+    if (std::memcmp(p + at + 4 + length, folded.data(), 32) == 0) {
+      before_folded = true;
+      break;
     }
   }
   size_t at = kHeader;
   while (at < data.size()) {
-    if (at + 4 > data.size()) {
-      *damaged = true;
-      break;
-    }
-    const uint32_t length =
-        p[at] | (p[at + 1] << 8) | (p[at + 2] << 16) | (static_cast<uint32_t>(p[at + 3]) << 24);
-    if (length < kFixed || length > kMaxRecord || at + 4 + length + 32 > data.size()) {
+    const uint32_t length = FramedLength(data, at);
+    if (length == 0) {
       *damaged = true;
       break;
     }

@@ -1,5 +1,5 @@
-// Helpers the store's source files share: a prepared statement that finalizes itself, the text of
-// a SQLite error, the wall clock in milliseconds.
+// Helpers the store's source files share: a prepared statement that finalizes itself and the text
+// of a SQLite error.
 #ifndef DOBERMAN_STATE_SQLITE_STATEMENT_H_
 #define DOBERMAN_STATE_SQLITE_STATEMENT_H_
 
@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <ctime>
 #include <string>
 
 namespace doberman::state::store_detail {
@@ -41,12 +40,6 @@ class Stmt {
 
 inline std::string DbError(sqlite3* db, const std::string& what) {
   return "state store: " + what + ": " + (db != nullptr ? sqlite3_errmsg(db) : "out of memory");
-}
-
-inline int64_t NowMs() {
-  timespec ts{};
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 }  // namespace doberman::state::store_detail

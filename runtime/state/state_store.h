@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,6 +51,13 @@ struct StoreLimits {
 
 // One decision as the log keeps it. `json` is the row's canonical text (what `log --json` prints
 // and what the chain digests); the other fields index it.
+// Milliseconds since the epoch, as LogRow::at_ms holds them.
+inline int64_t NowMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
+}
+
 struct LogRow {
   int64_t seq = 0;
   int64_t at_ms = 0;

@@ -19,7 +19,6 @@
 namespace doberman::state {
 
 using store_detail::DbError;
-using store_detail::NowMs;
 using store_detail::Stmt;
 
 namespace {
