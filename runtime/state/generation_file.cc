@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "little_endian.h"
+#include "state_dir.h"
 
 namespace doberman::state {
 
@@ -20,14 +21,8 @@ GenerationFile::~GenerationFile() {
 
 bool GenerationFile::Open(const std::string& path, std::string* error) {
   name_ = path.substr(path.rfind('/') + 1);
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-  struct stat st {};
-  if (fd_ < 0 || ::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-    *error = "state store " + path + ": " +
-             (fd_ < 0 ? std::strerror(errno) : "not a regular file of ours");
-    return false;
-  }
-  return true;
+  fd_ = OpenPrivateFile(path, /*create=*/true, error);
+  return fd_ >= 0;
 }
 
 int64_t GenerationFile::Read() const {

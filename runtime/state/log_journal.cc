@@ -24,10 +24,6 @@ constexpr size_t kFixed = 8 + 16 + 1;  // milliseconds, session, verdict
 constexpr int64_t kMaxJournalBytes = 16 << 20;
 constexpr uint32_t kMaxRecord = 1 << 20;
 
-std::string Errno(const std::string& what, const std::string& path) {
-  return "state store: " + what + " " + path + ": " + std::strerror(errno);
-}
-
 JournalDigest DigestOf(const Key& key, const JournalDigest& previous, const uint8_t* record,
                        size_t size) {
   JournalDigest out{};
@@ -39,33 +35,6 @@ JournalDigest DigestOf(const Key& key, const JournalDigest& previous, const uint
   crypto_generichash_update(&st, record, size);
   crypto_generichash_final(&st, out.data(), out.size());
   return out;
-}
-
-// Opens the journal (creating it when asked) and checks it is a regular file of ours.
-int OpenJournal(const std::string& path, bool create, std::string* error) {
-  const int fd = ::open(
-      path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0600);
-  if (fd < 0) {
-    if (errno != ENOENT || create) *error = Errno("cannot open", path);
-    return -1;
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-    ::close(fd);
-    *error = "state store " + path + " is not a regular file of ours";
-    return -1;
-  }
-  if ((st.st_mode & 077) != 0) (void)::fchmod(fd, 0600);
-  return fd;
-}
-
-// flock with a bounded wait, like the store's own busy timeout.
-bool LockBounded(int fd, int timeout_ms) {
-  for (int waited = 0;; waited += 2) {
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
-    if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_ms) return false;
-    ::usleep(2000);
-  }
 }
 
 bool WriteAll(int fd, const uint8_t* p, size_t n, off_t at) {
@@ -102,23 +71,24 @@ bool WriteHeader(int fd) {
 bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int64_t* size_after,
                      std::string* error) {
   const std::string path = dir.path + "/" + kJournalFile;
-  const int fd = OpenJournal(path, /*create=*/true, error);
+  const int fd = OpenPrivateFile(path, /*create=*/true, error);
   if (fd < 0) return false;
   struct Closer {
     int fd;
     ~Closer() { ::close(fd); }  // also drops the lock
   } closer{fd};
-  if (!LockBounded(fd, timeout_ms)) {
+  if (!LockExclusiveBounded(fd, timeout_ms)) {
     *error = "state store: the log journal stayed locked";
     return false;
   }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return (*error = Errno("cannot stat", path), false);
+  if (::fstat(fd, &st) != 0)
+    return (*error = ErrnoMessage("state store: cannot stat", path), false);
   off_t size = st.st_size;
   if (size < static_cast<off_t>(kHeader)) {
     // New, or emptied by a fold that died after truncating: start a chain. (A header that was
     // overwritten is not looked for here: the fold finds it and says so in the log.)
-    if (!WriteHeader(fd)) return (*error = Errno("cannot write", path), false);
+    if (!WriteHeader(fd)) return (*error = ErrnoMessage("state store: cannot write", path), false);
     size = static_cast<off_t>(kHeader);
   }
   if (size > kMaxJournalBytes) {
@@ -127,7 +97,7 @@ bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int
   }
   JournalDigest previous{};
   if (::pread(fd, previous.data(), previous.size(), size - 32) != 32)
-    return (*error = Errno("cannot read", path), false);
+    return (*error = ErrnoMessage("state store: cannot read", path), false);
   const size_t body = kFixed + row.json.size();
   if (body > kMaxRecord) return (*error = "state store: log row too long", false);
   std::string record(4 + body + 32, '\0');
@@ -139,7 +109,8 @@ bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int
   std::memcpy(p + 4 + kFixed, row.json.data(), row.json.size());
   const JournalDigest digest = DigestOf(dir.key, previous, p, 4 + body);
   std::memcpy(p + 4 + body, digest.data(), digest.size());
-  if (!WriteAll(fd, p, record.size(), size)) return (*error = Errno("cannot write", path), false);
+  if (!WriteAll(fd, p, record.size(), size))
+    return (*error = ErrnoMessage("state store: cannot write", path), false);
   *size_after = static_cast<int64_t>(size) + static_cast<int64_t>(record.size());
   return true;
 }
@@ -151,13 +122,13 @@ JournalFold::~JournalFold() {
 bool JournalFold::Lock(const StateDir& dir, int timeout_ms, std::string* error) {
   path_ = dir.path + "/" + kJournalFile;
   std::string open_error;
-  fd_ = OpenJournal(path_, /*create=*/false, &open_error);
+  fd_ = OpenPrivateFile(path_, /*create=*/false, &open_error);
   if (fd_ < 0) {
     if (open_error.empty()) return true;  // no journal: nothing to fold
     *error = open_error;
     return false;
   }
-  if (!LockBounded(fd_, timeout_ms)) {
+  if (!LockExclusiveBounded(fd_, timeout_ms)) {
     ::close(fd_);
     fd_ = -1;
     *error = "state store: the log journal stayed locked";
@@ -176,7 +147,8 @@ bool JournalFold::Read(const Key& key, const JournalDigest& folded, std::vector<
   rows->clear();
   *damaged = false;
   struct stat st {};
-  if (fd_ < 0 || ::fstat(fd_, &st) != 0) return (*error = Errno("cannot stat", path_), false);
+  if (fd_ < 0 || ::fstat(fd_, &st) != 0)
+    return (*error = ErrnoMessage("state store: cannot stat", path_), false);
   if (st.st_size <= static_cast<off_t>(kHeader)) return true;
   const int64_t size = std::min<int64_t>(st.st_size, kMaxJournalBytes + kMaxRecord);
   std::string data(static_cast<size_t>(size), '\0');
@@ -236,7 +208,7 @@ bool JournalFold::Read(const Key& key, const JournalDigest& folded, std::vector<
 
 bool JournalFold::Empty(std::string* error) {
   if (fd_ < 0) return true;
-  if (!WriteHeader(fd_)) return (*error = Errno("cannot empty", path_), false);
+  if (!WriteHeader(fd_)) return (*error = ErrnoMessage("state store: cannot empty", path_), false);
   return true;
 }
 

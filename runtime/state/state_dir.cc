@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sodium.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,16 +16,12 @@ namespace {
 
 constexpr const char* kKeyFile = "fingerprint.key";
 
-std::string Errno(const std::string& what, const std::string& path) {
-  return what + " " + path + ": " + std::strerror(errno);
-}
-
 // mkdir -p with 0700 for what it creates.
 bool MakeDirs(const std::string& dir, std::string* error) {
   for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
     const std::string part = slash == std::string::npos ? dir : dir.substr(0, slash);
     if (!part.empty() && ::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) {
-      *error = Errno("cannot create state directory", part);
+      *error = ErrnoMessage("cannot create state directory", part);
       return false;
     }
     if (slash == std::string::npos) return true;
@@ -36,7 +33,7 @@ bool MakeDirs(const std::string& dir, std::string* error) {
 bool CheckDir(const std::string& dir, std::string* error) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) {
-    *error = Errno("cannot read state directory", dir);
+    *error = ErrnoMessage("cannot read state directory", dir);
     return false;
   }
   if (!S_ISDIR(st.st_mode)) {
@@ -57,7 +54,7 @@ bool CheckDir(const std::string& dir, std::string* error) {
 bool ReadKey(const std::string& path, Key* key, std::string* error) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    *error = Errno("cannot open key", path);
+    *error = ErrnoMessage("cannot open key", path);
     return false;
   }
   struct stat st {};
@@ -86,7 +83,7 @@ bool CreateKey(const std::string& dir, const std::string& path, std::string* err
   std::string tmp = dir + "/.fingerprint.key.XXXXXX";
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) {
-    *error = Errno("cannot create key in", dir);
+    *error = ErrnoMessage("cannot create key in", dir);
     return false;
   }
   bool ok = ::fchmod(fd, 0600) == 0 &&
@@ -95,10 +92,10 @@ bool CreateKey(const std::string& dir, const std::string& path, std::string* err
   ::close(fd);
   sodium_memzero(fresh.data(), fresh.size());
   if (ok && ::link(tmp.c_str(), path.c_str()) != 0 && errno != EEXIST) {
-    *error = Errno("cannot create key", path);
+    *error = ErrnoMessage("cannot create key", path);
     ok = false;
   } else if (!ok) {
-    *error = Errno("cannot write key", tmp);
+    *error = ErrnoMessage("cannot write key", tmp);
   }
   ::unlink(tmp.c_str());
   return ok;
@@ -125,7 +122,7 @@ bool OpenStateDir(const std::string& dir, StateDir* out, std::string* error) {
   struct stat st {};
   if (::lstat(key_path.c_str(), &st) != 0) {
     if (errno != ENOENT) {
-      *error = Errno("cannot read key", key_path);
+      *error = ErrnoMessage("cannot read key", key_path);
       return false;
     }
     if (!CreateKey(path, key_path, error)) return false;
@@ -162,6 +159,35 @@ std::string Hex(const uint8_t* bytes, size_t size) {
     s.push_back(digits[bytes[i] & 15]);
   }
   return s;
+}
+
+std::string ErrnoMessage(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+int OpenPrivateFile(const std::string& path, bool create, std::string* error) {
+  const int fd = ::open(
+      path.c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0600);
+  if (fd < 0) {
+    if (errno != ENOENT || create) *error = ErrnoMessage("state store: cannot open", path);
+    return -1;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    ::close(fd);
+    *error = "state store " + path + " is not a regular file of ours";
+    return -1;
+  }
+  if ((st.st_mode & 077) != 0) (void)::fchmod(fd, 0600);
+  return fd;
+}
+
+bool LockExclusiveBounded(int fd, int timeout_ms) {
+  for (int waited = 0;; waited += 2) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+    if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_ms) return false;
+    ::usleep(2000);
+  }
 }
 
 }  // namespace doberman::state

@@ -59,6 +59,19 @@ class LastSessionFingerprint {
   Fingerprint fingerprint_{};
 };
 
+// Opens the file `path` of a state directory read-write (created 0600 when `create`), refusing
+// anything that is not a regular file of this user's (a planted symlink, a FIFO, another user's
+// file); one of ours with wider modes is narrowed to 0600. The descriptor, or -1 with `error` set
+// (left empty when the file is missing and `create` is false).
+int OpenPrivateFile(const std::string& path, bool create, std::string* error);
+
+// flock(LOCK_EX) on `fd`, waiting at most `timeout_ms` (the bound of SQLite's own busy timeout):
+// false when another process holds it longer, or on an error other than the wait.
+bool LockExclusiveBounded(int fd, int timeout_ms);
+
+// "`what` `path`: strerror(errno)".
+std::string ErrnoMessage(const std::string& what, const std::string& path);
+
 // Lower-case hex of `bytes`.
 std::string Hex(const uint8_t* bytes, size_t size);
 inline std::string Hex(const Fingerprint& f) { return Hex(f.data(), f.size()); }

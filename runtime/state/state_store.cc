@@ -69,16 +69,9 @@ bool IsCorrupt(int rc) {
 class StateDirLock {
  public:
   StateDirLock(const std::string& dir, int timeout_ms) {
-    fd_ = ::open((dir + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd_ < 0) return;
-    for (int waited = 0;; waited += 5) {
-      if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) {
-        held_ = true;
-        return;
-      }
-      if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= timeout_ms) return;
-      ::usleep(5000);
-    }
+    std::string error;  // not reported: a lock not held says what the caller needs
+    fd_ = OpenPrivateFile(dir + "/" + kLockFile, /*create=*/true, &error);
+    held_ = fd_ >= 0 && LockExclusiveBounded(fd_, timeout_ms);
   }
   ~StateDirLock() {
     if (fd_ >= 0) ::close(fd_);
@@ -95,17 +88,9 @@ class StateDirLock {
 // Creates the database file 0600 before SQLite does (SQLite would honour the umask; its -wal and
 // -shm files copy the database file's mode), and refuses one that is not ours.
 bool PrepareFile(const std::string& path, std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-  if (fd < 0) {
-    *error = "state store " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  struct stat st {};
-  const bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid();
-  if (ok && (st.st_mode & 077) != 0) (void)::fchmod(fd, 0600);
-  ::close(fd);
-  if (!ok) *error = "state store " + path + " is not a regular file of ours";
-  return ok;
+  const int fd = OpenPrivateFile(path, /*create=*/true, error);
+  if (fd >= 0) ::close(fd);
+  return fd >= 0;
 }
 
 // After a commit: once the WAL holds kCheckpointFrames frames, copy them into the database and
