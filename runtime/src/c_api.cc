@@ -473,11 +473,13 @@ doberman_status WalkValues(doberman_scratch* scratch, doberman_string text, size
     const doberman::internal::DecodeLimits& limits = scratch->pack.limits.decode;
     std::string decoded;
     walk.decoded = 1;
-    const bool too_many_runs = doberman::internal::ForEachRunToRescan(
-        in, limits, [&](const doberman::internal::EncodedRun& run) {
-          if (!walk.overflow && doberman::internal::DecodeRun(in, run, limits, &decoded))
-            doberman::internal::ForEachCarriedValue(decoded, floor, on_value, &walk);
-        });
+    // The decision has usually just searched this text (the memo answers then).
+    const doberman::internal::RunsToRescan& runs = scratch->views.runs.Find(in, limits);
+    for (const doberman::internal::EncodedRun& run : runs.runs) {
+      if (!walk.overflow && doberman::internal::DecodeRun(in, run, limits, &decoded))
+        doberman::internal::ForEachCarriedValue(decoded, floor, on_value, &walk);
+    }
+    const bool too_many_runs = runs.overflow;
     for (const Found& f : walk.found) {
       if (f.wanted) fn(context, f.tag, f.fingerprint.data(), f.decoded);
     }

@@ -17,6 +17,7 @@
 #include "doberman/doberman.h"
 #include "encoded_runs.h"
 #include "pack.h"
+#include "runs_to_rescan.h"
 #include "shell_normalizer.h"
 #include "unicode_fold.h"
 #include "units.h"
@@ -24,49 +25,11 @@
 
 namespace doberman::internal {
 
-// The encoded runs of `raw` that are decoded and rescanned, in order. Identifier- and path-shaped
-// base64 runs are not encoded payloads: they are skipped without counting against the bound, so
-// ordinary large source files do not exhaust it. Returns true when the bound cut the list short
-// (the caller raises DOBERMAN_E_LIMIT).
-template <typename F>
-bool ForEachRunToRescan(std::string_view raw, const DecodeLimits& limits, F&& on_run) {
-  size_t decoded_runs = 0;
-  size_t next_percent = 0;
-  EncodedRun run{};
-  for (size_t from = 0; FindNextEncodedRun(raw, from, limits, &run, &next_percent);
-       from = run.end) {
-    if (run.encoding == Encoding::kBase64 &&
-        LooksLikeIdentifierOrPath(raw.substr(run.begin, run.end - run.begin))) {
-      continue;
-    }
-    if (decoded_runs++ == limits.max_runs) return true;
-    on_run(run);
-    // '/' is base64 and a path separator: in a URL path (`host.com/u/<base64>`) the run starts
-    // mid-path and decodes out of step with its 4-character quanta. Each '/'-separated piece long
-    // enough to be a run is decoded on its own as well (more views: raise-only, and bounded by
-    // the same max_runs).
-    if (run.encoding != Encoding::kBase64) continue;
-    const std::string_view whole = raw.substr(run.begin, run.end - run.begin);
-    if (whole.find('/') == std::string_view::npos) continue;
-    for (size_t start = 0; start < whole.size();) {
-      size_t slash = whole.find('/', start);
-      if (slash == std::string_view::npos) slash = whole.size();
-      const std::string_view piece = whole.substr(start, slash - start);
-      if (piece.size() >= std::max<size_t>(limits.min_base64, 1) && piece.size() < whole.size() &&
-          !LooksLikeIdentifierOrPath(piece)) {
-        if (decoded_runs++ == limits.max_runs) return true;
-        on_run(EncodedRun{run.begin + start, run.begin + slash, Encoding::kBase64});
-      }
-      start = slash + 1;
-    }
-  }
-  return false;
-}
-
 // Working memory of a walk (the decider keeps it in its Scratch, so warm calls do not allocate).
 struct UnitBuffers {
   SegmentList segments;
   std::string folded, decoded, decoded_folded, path, data_string, skeleton, script;
+  RunMemo runs;  // also read by session memory's value walk (doberman_value_tags)
 };
 
 inline doberman_status MapShellStatus(ShellStatus st) {
@@ -125,10 +88,11 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
     // Text spelled in invisible tag characters is rescanned as decoded text.
     if (DecodeTagCharacters(raw, /*min_chars=*/4, &b.decoded)) rescan();
     const DecodeLimits& limits = pack.limits.decode;
-    const bool overflow = ForEachRunToRescan(raw, limits, [&](const EncodedRun& run) {
+    const RunsToRescan& found = b.runs.Find(raw, limits);
+    for (const EncodedRun& run : found.runs) {
       if (DecodeRun(raw, run, limits, &b.decoded)) rescan();
-    });
-    if (overflow) v.Status(DOBERMAN_E_LIMIT);
+    }
+    if (found.overflow) v.Status(DOBERMAN_E_LIMIT);
   };
 
   // A script being written (below), numbered from unit `first` in `field`: its commands, then its
