@@ -11,6 +11,7 @@
 #include "json.h"
 #include "log_journal.h"
 #include "log_row.h"
+#include "style_journal.h"
 #include "value_memory.h"
 
 namespace doberman::guard {
@@ -167,9 +168,13 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
       if (seg.origin == DOBERMAN_ORIGIN_TYPED) typed += seg.text + "\n";
     }
   }
-  // Repeat record: a turn close to one blocked minutes ago is challenged once, then blocked.
+  // Repeat record: a turn close to one blocked minutes ago is challenged once, then blocked. A
+  // closed store is opened only when some blocked turn may still be in the window (the hints'
+  // bound) or this one is to be recorded.
   const state::Sketch sketch = state::SketchOf(dir_.key, FoldedPrompt(pack, all));
-  if (d->verdict != DOBERMAN_BLOCK) {
+  if (d->verdict != DOBERMAN_BLOCK &&
+      (store_ != nullptr || hints_.last_blocked_turn() >= now - kRepeatWindowSeconds)) {
+    if (Store(d) == nullptr) return;
     bool found = false;
     int challenges = 0, original = 0;
     if (!store_->MatchBlockedTurn(session, sketch, now, kRepeatWindowSeconds, kRepeatSimilarity,
@@ -186,19 +191,32 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
     }
   }
   if (d->verdict == DOBERMAN_BLOCK &&
-      !store_->RecordBlockedTurn(session, sketch, DOBERMAN_BLOCK, now, kRepeatWindowSeconds,
-                                 &error)) {
-    return Unavailable(error, d);
+      (Store(d) == nullptr || !store_->RecordBlockedTurn(session, sketch, DOBERMAN_BLOCK, now,
+                                                         kRepeatWindowSeconds, &error))) {
+    if (store_ != nullptr) Unavailable(error, d);
+    return;
   }
   // Stylometry: the person's own typing, against their baseline once it has enough turns.
   if (typed.empty()) return;
   const Fingerprint entity =
       state::KeyedFingerprint(dir_.key, "entity", "uid:" + std::to_string(::geteuid()));
-  state::StyleBaseline baseline;
-  if (!store_->LoadStyle(entity, &baseline, &error)) return Unavailable(error, d);
   const state::StyleFeatures features = state::StyleOf(typed);
   const bool sensitive = (d->seen_tags & (kTagSensitiveIntent | kTagSecretExport | kTagInjection |
                                           kTagInjectionHeuristic)) != 0;
+  // The baseline is read only for a turn that asks for something sensitive (the only turn its
+  // check can raise); any other turn's update is journaled while the store is closed, and folded
+  // by the next reader of a baseline. A journal that is full or cannot be written sends the update
+  // to the store.
+  if (!sensitive && store_ == nullptr &&
+      state::AppendStyleUpdate(dir_, {entity, features}, state::StoreLimits{}.busy_timeout_ms,
+                               &error)) {
+    return;
+  }
+  if (Store(d) == nullptr) return;
+  size_t skipped = 0;
+  if (!store_->FoldStyleUpdates(&skipped, &error)) return Unavailable(error, d);
+  state::StyleBaseline baseline;
+  if (!store_->LoadStyle(entity, &baseline, &error)) return Unavailable(error, d);
   if (baseline.turns >= kStyleMinTurns && sensitive && baseline.MaxZ(features) > kStyleOutlierZ) {
     d->Raise(DOBERMAN_AUTH, "style_outlier",
              "written unlike this person's usual turns, and asks for something sensitive");
@@ -257,8 +275,7 @@ void SessionMemory::Apply(const ParsedPayload& payload, const doberman_pack* pac
       if (!store_->StartHandoff(session, now + kHandoffSeconds, kHandoffActions, &error))
         return Unavailable(error, d);
     }
-    if (payload.event == HookEvent::kUserPromptSubmit && Store(d) != nullptr)
-      JudgeTurn(payload, pack, session, now, d);
+    if (payload.event == HookEvent::kUserPromptSubmit) JudgeTurn(payload, pack, session, now, d);
     return;
   }
   if (!Acts(payload.event)) return;

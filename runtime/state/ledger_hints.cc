@@ -15,9 +15,10 @@ namespace {
 constexpr const char* kHintsFile = "ledger.hints";
 // "DOBHINT1" read as a native integer: a file written by a machine of the other byte order does not
 // match and is rebuilt.
-constexpr uint64_t kMagic = 0x31544e4948424f44ULL;
+constexpr uint64_t kMagic = 0x32544e4948424f44ULL;  // "DOBHINT2" (1 had no blocked-turn bound)
 constexpr size_t kBootIdBytes = 40;
-constexpr size_t kMagicAt = 0, kInodeAt = 8, kBootAt = 16, kHandoffAt = 56, kAddedAt = 64;
+constexpr size_t kMagicAt = 0, kInodeAt = 8, kBootAt = 16, kHandoffAt = 56, kAddedAt = 64,
+                 kBlockedTurnAt = 72;
 constexpr size_t kHeader = 128;
 // A blocked Bloom filter: 4,096 blocks of one cache line, six bits per value in one block, so a
 // lookup touches one page of the mapping. 2 Mbit: about 1 % false "maybe" at the ledger's cap of
@@ -104,6 +105,7 @@ bool LedgerHints::OpenForRead(const std::string& dir, uint64_t db_inode) {
     return false;
   }
   std::memcpy(&read_handoff_, header + kHandoffAt, sizeof read_handoff_);
+  std::memcpy(&read_blocked_turn_, header + kBlockedTurnAt, sizeof read_blocked_turn_);
   fd_ = fd;
   inode_ = static_cast<uint64_t>(st.st_ino);
   return true;
@@ -145,7 +147,7 @@ bool LedgerHints::StillInPlace(const std::string& dir) const {
 }
 
 bool LedgerHints::CreateEmpty(const std::string& dir, uint64_t db_inode, int64_t handoff_until,
-                              std::string* error) {
+                              int64_t last_blocked_turn, std::string* error) {
   Close();
   const std::string boot = BootId();
   if (boot.empty()) return (*error = "state store: the kernel's boot id cannot be read", false);
@@ -175,6 +177,7 @@ bool LedgerHints::CreateEmpty(const std::string& dir, uint64_t db_inode, int64_t
   std::memcpy(map_ + kInodeAt, &db_inode, sizeof db_inode);
   std::memcpy(map_ + kBootAt, boot.data(), boot.size());
   std::memcpy(map_ + kHandoffAt, &handoff_until, sizeof handoff_until);
+  std::memcpy(map_ + kBlockedTurnAt, &last_blocked_turn, sizeof last_blocked_turn);
   return true;
 }
 
@@ -217,20 +220,27 @@ void LedgerHints::Add(const Fingerprint& f) {
   __atomic_fetch_add(reinterpret_cast<uint64_t*>(map_ + kAddedAt), 1, __ATOMIC_RELAXED);
 }
 
-int64_t LedgerHints::handoff_until() const {
-  if (fd_ >= 0) return read_handoff_;
+int64_t LedgerHints::BoundAt(size_t offset, int64_t read_copy) const {
+  if (fd_ >= 0) return read_copy;
   if (map_ == nullptr) return INT64_MAX;
-  return __atomic_load_n(reinterpret_cast<const int64_t*>(map_ + kHandoffAt), __ATOMIC_ACQUIRE);
+  return __atomic_load_n(reinterpret_cast<const int64_t*>(map_ + offset), __ATOMIC_ACQUIRE);
 }
 
-void LedgerHints::RaiseHandoff(int64_t until) {
+void LedgerHints::RaiseBoundAt(size_t offset, int64_t value) {
   if (map_ == nullptr) return;
-  auto* bound = reinterpret_cast<int64_t*>(map_ + kHandoffAt);
+  auto* bound = reinterpret_cast<int64_t*>(map_ + offset);
   int64_t seen = __atomic_load_n(bound, __ATOMIC_ACQUIRE);
-  while (seen < until && !__atomic_compare_exchange_n(bound, &seen, until, false, __ATOMIC_ACQ_REL,
+  while (seen < value && !__atomic_compare_exchange_n(bound, &seen, value, false, __ATOMIC_ACQ_REL,
                                                       __ATOMIC_ACQUIRE)) {
   }
 }
+
+int64_t LedgerHints::handoff_until() const { return BoundAt(kHandoffAt, read_handoff_); }
+void LedgerHints::RaiseHandoff(int64_t until) { RaiseBoundAt(kHandoffAt, until); }
+int64_t LedgerHints::last_blocked_turn() const {
+  return BoundAt(kBlockedTurnAt, read_blocked_turn_);
+}
+void LedgerHints::RaiseLastBlockedTurn(int64_t at) { RaiseBoundAt(kBlockedTurnAt, at); }
 
 uint64_t LedgerHints::added() const {
   if (map_ == nullptr) return 0;

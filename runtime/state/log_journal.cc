@@ -37,18 +37,6 @@ JournalDigest DigestOf(const Key& key, const JournalDigest& previous, const uint
   return out;
 }
 
-bool WriteAll(int fd, const uint8_t* p, size_t n, off_t at) {
-  while (n > 0) {
-    const ssize_t w = ::pwrite(fd, p, n, at);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= static_cast<size_t>(w);
-    at += w;
-  }
-  return true;
-}
-
 // The length of the record framed at `at` in `data` (its row, without the length and the digest),
 // or 0 when no whole record of a valid length starts there.
 uint32_t FramedLength(const std::string& data, size_t at) {
@@ -63,7 +51,7 @@ bool WriteHeader(int fd) {
   uint8_t header[kHeader];
   std::memcpy(header, kMagic, sizeof kMagic);
   randombytes_buf(header + sizeof kMagic, 32);
-  return ::ftruncate(fd, 0) == 0 && WriteAll(fd, header, sizeof header, 0);
+  return ::ftruncate(fd, 0) == 0 && WriteAllAt(fd, header, sizeof header, 0);
 }
 
 }  // namespace
@@ -109,7 +97,7 @@ bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int
   std::memcpy(p + 4 + kFixed, row.json.data(), row.json.size());
   const JournalDigest digest = DigestOf(dir.key, previous, p, 4 + body);
   std::memcpy(p + 4 + body, digest.data(), digest.size());
-  if (!WriteAll(fd, p, record.size(), size))
+  if (!WriteAllAt(fd, p, record.size(), size))
     return (*error = ErrnoMessage("state store: cannot write", path), false);
   *size_after = static_cast<int64_t>(size) + static_cast<int64_t>(record.size());
   return true;
@@ -151,15 +139,9 @@ bool JournalFold::Read(const Key& key, const JournalDigest& folded, std::vector<
     return (*error = ErrnoMessage("state store: cannot stat", path_), false);
   if (st.st_size <= static_cast<off_t>(kHeader)) return true;
   const int64_t size = std::min<int64_t>(st.st_size, kMaxJournalBytes + kMaxRecord);
-  std::string data(static_cast<size_t>(size), '\0');
-  size_t got = 0;
-  while (got < data.size()) {
-    const ssize_t r = ::pread(fd_, data.data() + got, data.size() - got, static_cast<off_t>(got));
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) break;
-    got += static_cast<size_t>(r);
-  }
-  data.resize(got);
+  std::string data;
+  ReadUpTo(fd_, static_cast<size_t>(size), &data);
+  const size_t got = data.size();
   const auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (data.size() < kHeader || std::memcmp(p, kMagic, sizeof kMagic) != 0) {
     *damaged = true;

@@ -190,4 +190,28 @@ bool LockExclusiveBounded(int fd, int timeout_ms) {
   }
 }
 
+bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at) {
+  while (n > 0) {
+    const ssize_t w = ::pwrite(fd, bytes, n, at);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    bytes += w;
+    n -= static_cast<size_t>(w);
+    at += w;
+  }
+  return true;
+}
+
+void ReadUpTo(int fd, size_t max, std::string* out) {
+  out->assign(max, '\0');
+  size_t got = 0;
+  while (got < out->size()) {
+    const ssize_t r = ::pread(fd, out->data() + got, out->size() - got, static_cast<off_t>(got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += static_cast<size_t>(r);
+  }
+  out->resize(got);
+}
+
 }  // namespace doberman::state

@@ -5,6 +5,8 @@
 #ifndef DOBERMAN_STATE_STATE_DIR_H_
 #define DOBERMAN_STATE_STATE_DIR_H_
 
+#include <sys/types.h>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -68,6 +70,13 @@ int OpenPrivateFile(const std::string& path, bool create, std::string* error);
 // flock(LOCK_EX) on `fd`, waiting at most `timeout_ms` (the bound of SQLite's own busy timeout):
 // false when another process holds it longer, or on an error other than the wait.
 bool LockExclusiveBounded(int fd, int timeout_ms);
+
+// pwrite of all `n` bytes at `at` (retrying short writes and EINTR).
+bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at);
+
+// Up to `max` bytes of `fd` from its start into `out` (pread, retrying short reads and EINTR; it
+// stops at the end of the file or an error, so `out` may be shorter than the file).
+void ReadUpTo(int fd, size_t max, std::string* out);
 
 // "`what` `path`: strerror(errno)".
 std::string ErrnoMessage(const std::string& what, const std::string& path);

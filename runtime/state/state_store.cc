@@ -17,6 +17,7 @@
 #include "ledger_hints.h"
 #include "little_endian.h"
 #include "sqlite_statement.h"
+#include "style_journal.h"
 
 namespace doberman::state {
 
@@ -293,14 +294,16 @@ void StateStore::OpenHints() {
   }
   std::string error;
   if (!Begin(true, &error)) return;
-  int64_t handoff_until = 0;
-  {
-    Stmt q(db_, "SELECT coalesce(max(until), 0) FROM handoff");
-    if (q.ok() && q.Step() == SQLITE_ROW) handoff_until = sqlite3_column_int64(q.get(), 0);
-  }
+  // Unreadable bounds are left at "always" (INT64_MAX): every reader then opens the store.
+  auto bound = [&](const char* sql) {
+    Stmt q(db_, sql);
+    return q.ok() && q.Step() == SQLITE_ROW ? sqlite3_column_int64(q.get(), 0) : INT64_MAX;
+  };
+  const int64_t handoff_until = bound("SELECT coalesce(max(until), 0) FROM handoff");
+  const int64_t last_blocked_turn = bound("SELECT coalesce(max(at), 0) FROM blocked_turn");
   bool listed = true;
   const bool built = hints_.Rebuild(
-      dir_, inode, handoff_until,
+      dir_, inode, handoff_until, last_blocked_turn,
       [&](const std::function<void(const Fingerprint&)>& add) {
         Stmt q(db_, "SELECT value FROM value_ledger");
         int rc = SQLITE_DONE;
@@ -322,7 +325,7 @@ void StateStore::OpenHints() {
 
 // Inside a write transaction, before it commits: the hints learn of what it records.
 bool StateStore::MarkHints(const std::vector<RecordedValue>& values, int64_t handoff_until,
-                           std::string* error) {
+                           int64_t blocked_turn_at, std::string* error) {
   if (hints_.usable() && !hints_.StillInPlace(dir_)) {
     const uint64_t inode = DbInode();
     if (!hints_.OpenForWrite(dir_, inode)) hints_.Close();
@@ -337,6 +340,7 @@ bool StateStore::MarkHints(const std::vector<RecordedValue>& values, int64_t han
     return true;
   }
   if (handoff_until > 0) hints_.RaiseHandoff(handoff_until);
+  if (blocked_turn_at > 0) hints_.RaiseLastBlockedTurn(blocked_turn_at);
   for (const RecordedValue& v : values) hints_.Add(v.fingerprint);
   return true;
 }
@@ -395,7 +399,7 @@ bool StateStore::RecordValues(const Fingerprint& session, const std::vector<Reco
       put.Reset();
     }
   }
-  if (!Expire(now, error) || !BumpLedgerGeneration(error) || !MarkHints(values, 0, error)) {
+  if (!Expire(now, error) || !BumpLedgerGeneration(error) || !MarkHints(values, 0, 0, error)) {
     Rollback();
     return false;
   }
@@ -659,6 +663,10 @@ bool StateStore::RecordBlockedTurn(const Fingerprint& session, const Sketch& ske
     Rollback();
     return false;
   }
+  if (!MarkHints({}, 0, now, error)) {
+    Rollback();
+    return false;
+  }
   return Commit(error);
 }
 
@@ -718,7 +726,7 @@ bool StateStore::MatchBlockedTurn(const Fingerprint& session, const Sketch& sket
 bool StateStore::StartHandoff(const Fingerprint& session, int64_t until, int actions,
                               std::string* error) {
   // The hints' bound first: a one-shot process that reads it after the row exists must not skip it.
-  if (!MarkHints({}, until, error)) return false;
+  if (!MarkHints({}, until, 0, error)) return false;
   Stmt put(db_, "INSERT OR REPLACE INTO handoff(session, until, actions) VALUES(?,?,?)");
   if (!put.ok()) return (*error = DbError(db_, "handoff"), false);
   put.Blob(1, session.data(), session.size());
@@ -779,6 +787,26 @@ bool StateStore::SaveStyle(const Fingerprint& entity, const StyleBaseline& basel
   put.Blob(3, bytes, sizeof bytes);
   if (put.Step() != SQLITE_DONE) return (*error = DbError(db_, "style"), false);
   return true;
+}
+
+bool StateStore::FoldStyleUpdates(size_t* skipped, std::string* error) {
+  const StateDir dir{dir_, key_};
+  return FoldStyleJournal(
+      dir, limits_.busy_timeout_ms,
+      [&](const std::vector<StyleUpdate>& updates) {
+        if (updates.empty()) return true;
+        if (!Begin(true, error)) return false;
+        for (const StyleUpdate& u : updates) {
+          StyleBaseline b;
+          if (!LoadStyle(u.entity, &b, error) ||
+              (b.Add(u.features), !SaveStyle(u.entity, b, error))) {
+            Rollback();
+            return false;
+          }
+        }
+        return Commit(error);
+      },
+      skipped, error);
 }
 
 int64_t StateStore::CountValues() {

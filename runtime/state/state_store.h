@@ -154,6 +154,9 @@ class StateStore {
   // Style baseline per entity (the person behind a host user).
   bool LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, std::string* error);
   bool SaveStyle(const Fingerprint& entity, const StyleBaseline& baseline, std::string* error);
+  // Folds the updates one-shot processes journaled (style_journal.h) into the baselines, in one
+  // write transaction; call before LoadStyle. `*skipped` counts records that did not verify.
+  bool FoldStyleUpdates(size_t* skipped, std::string* error);
 
   int64_t CountValues();  // for tests
 
@@ -178,11 +181,11 @@ class StateStore {
   bool BumpLedgerGeneration(std::string* error);
   bool LedgerGeneration(int64_t* version);
   // DIR/ledger.hints (ledger_hints.h): mapped for writing when the store opens, rebuilt when it
-  // cannot be trusted; MarkHints adds to it inside every write transaction of the ledger or the
-  // handoffs, before the commit.
+  // cannot be trusted; MarkHints adds to it inside every write transaction of the ledger, the
+  // handoffs or the repeat record, before the commit (0: that bound is not raised).
   void OpenHints();
   bool MarkHints(const std::vector<RecordedValue>& values, int64_t handoff_until,
-                 std::string* error);
+                 int64_t blocked_turn_at, std::string* error);
   uint64_t DbInode() const;
   bool InsertLogRows(std::vector<LogRow>* rows, std::string* error);
 

@@ -1,8 +1,9 @@
-// Fuzz target for the decision log's journal (runtime/state/log_journal.h), the one file of the
-// state directory a one-shot process appends to without the store. First byte even: the rest is
-// taken as a journal file as found on disk; reading it must not crash, and every row it returns
-// must come from bytes of the file. First byte odd: the rest, split at newlines, is appended row by
-// row; the journal must then read back exactly those rows, in order, undamaged.
+// Fuzz target for the journals a one-shot process appends to without the store: the decision log's
+// (runtime/state/log_journal.h) and the style baseline's (style_journal.h). First byte even: the
+// rest is taken as a journal file as found on disk (the style journal's when bit 1 is set); reading
+// it must not crash, and everything it returns must come from bytes of the file. First byte odd:
+// the rest, split at newlines, is appended row by row; the journal must then read back exactly
+// those rows, in order, undamaged.
 #include <unistd.h>
 
 #include <cstddef>
@@ -14,6 +15,7 @@
 
 #include "log_journal.h"
 #include "state_dir.h"
+#include "style_journal.h"
 
 namespace {
 
@@ -64,6 +66,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = Dir().path + "/log.journal";
   ::unlink(path.c_str());
   const std::string rest(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if ((data[0] & 3) == 2) {
+    size_t skipped = 0;
+    const auto updates = doberman::state::ParseStyleJournal(Dir().key, rest, &skipped);
+    Check(updates.size() * 72 + 8 <= rest.size() || updates.empty());
+    Check(updates.size() + skipped <= rest.size() / 72 + 1);
+    return 0;
+  }
   if ((data[0] & 1) == 0) {
     FILE* f = std::fopen(path.c_str(), "wb");
     Check(f != nullptr);
