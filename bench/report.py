@@ -388,6 +388,18 @@ def render(res, plot_name):
     if hs and g0:
         goals.append(("Session memory, whole hook process (issue 14)", "<= 0.3 ms over the stateless hook",
                       "+%s (%s against %s)" % (ms(hs - g0), ms(hs), ms(g0)), ok(hs - g0 <= 0.3)))
+    # The same goal for a typed prompt turn (repeat record and style baseline; one that asks for
+    # nothing sensitive, outside every repeat window: docs/session-memory.md).
+    prompt_mem = res.cold.get("doberman-guard hook --state-dir (100k ledger), typed prompt",
+                              {}).get("median_ms")
+    prompt_alone = res.cold.get("doberman-guard hook, typed prompt", {}).get("median_ms")
+    if prompt_mem and prompt_alone:
+        diff = prompt_mem - prompt_alone
+        goals.append(("Session memory, whole hook process, typed prompt turn (issue 14)",
+                      "<= 0.3 ms over the stateless hook",
+                      "%s%s (%s against %s)" % ("+" if diff >= 0 else "-", ms(abs(diff)),
+                                                ms(prompt_mem), ms(prompt_alone)),
+                      ok(diff <= 0.3)))
     # The same goal where the store stays open: the client of a service with and without memory.
     cs = res.cold.get("doberman-hook via the service --state-dir (100k ledger)", {}).get("median_ms")
     c0 = res.cold.get("doberman-hook via the service", {}).get("median_ms")
