@@ -50,16 +50,18 @@ std::string PathOf(const std::string& dir) { return dir + "/" + kHintsFile; }
 }  // namespace
 
 std::string BootId() {
-  static std::string cached;
-  static bool read = false;
-  if (read) return cached;
-  read = true;
-  const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return cached;
-  char buf[64];
-  const ssize_t n = ::read(fd, buf, sizeof buf);
-  ::close(fd);
-  if (n >= 32) cached.assign(buf, static_cast<size_t>(n) < kBootIdBytes ? n : kBootIdBytes);
+  // Read once per process; a function-local static is initialized exactly once even when the
+  // service's workers open their stores at the same moment (a flag and a string set by hand raced).
+  static const std::string cached = [] {
+    std::string id;
+    const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return id;
+    char buf[64];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    ::close(fd);
+    if (n >= 32) id.assign(buf, static_cast<size_t>(n) < kBootIdBytes ? n : kBootIdBytes);
+    return id;
+  }();
   return cached;
 }
 
