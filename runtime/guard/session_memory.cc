@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -170,14 +171,19 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
   }
   // Repeat record: a turn close to one blocked minutes ago is challenged once, then blocked. A
   // closed store is opened only when some blocked turn may still be in the window (the hints'
-  // bound) or this one is to be recorded.
-  const state::Sketch sketch = state::SketchOf(dir_.key, FoldedPrompt(pack, all));
+  // bound) or this one is to be recorded; the sketch (128 keyed hashes and the folded text) is
+  // made only then.
+  std::optional<state::Sketch> made;
+  auto sketch = [&]() -> const state::Sketch& {
+    if (!made) made = state::SketchOf(dir_.key, FoldedPrompt(pack, all));
+    return *made;
+  };
   if (d->verdict != DOBERMAN_BLOCK &&
       (store_ != nullptr || hints_.last_blocked_turn() >= now - kRepeatWindowSeconds)) {
     if (Store(d) == nullptr) return;
     bool found = false;
     int challenges = 0, original = 0;
-    if (!store_->MatchBlockedTurn(session, sketch, now, kRepeatWindowSeconds, kRepeatSimilarity,
+    if (!store_->MatchBlockedTurn(session, sketch(), now, kRepeatWindowSeconds, kRepeatSimilarity,
                                   &found, &challenges, &original, &error)) {
       return Unavailable(error, d);
     }
@@ -191,7 +197,7 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
     }
   }
   if (d->verdict == DOBERMAN_BLOCK &&
-      (Store(d) == nullptr || !store_->RecordBlockedTurn(session, sketch, DOBERMAN_BLOCK, now,
+      (Store(d) == nullptr || !store_->RecordBlockedTurn(session, sketch(), DOBERMAN_BLOCK, now,
                                                          kRepeatWindowSeconds, &error))) {
     if (store_ != nullptr) Unavailable(error, d);
     return;

@@ -59,16 +59,9 @@ bool WriteHeader(int fd) {
 bool AppendToJournal(const StateDir& dir, const LogRow& row, int timeout_ms, int64_t* size_after,
                      std::string* error) {
   const std::string path = dir.path + "/" + kJournalFile;
-  const int fd = OpenPrivateFile(path, /*create=*/true, error);
+  const int fd = OpenPrivateFileLocked(path, /*create=*/true, timeout_ms, "log journal", error);
   if (fd < 0) return false;
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }  // also drops the lock
-  } closer{fd};
-  if (!LockExclusiveBounded(fd, timeout_ms)) {
-    *error = "state store: the log journal stayed locked";
-    return false;
-  }
+  const FdCloser closer(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0)
     return (*error = ErrnoMessage("state store: cannot stat", path), false);
@@ -109,20 +102,11 @@ JournalFold::~JournalFold() {
 
 bool JournalFold::Lock(const StateDir& dir, int timeout_ms, std::string* error) {
   path_ = dir.path + "/" + kJournalFile;
-  std::string open_error;
-  fd_ = OpenPrivateFile(path_, /*create=*/false, &open_error);
-  if (fd_ < 0) {
-    if (open_error.empty()) return true;  // no journal: nothing to fold
-    *error = open_error;
-    return false;
-  }
-  if (!LockExclusiveBounded(fd_, timeout_ms)) {
-    ::close(fd_);
-    fd_ = -1;
-    *error = "state store: the log journal stayed locked";
-    return false;
-  }
-  return true;
+  std::string lock_error;
+  fd_ = OpenPrivateFileLocked(path_, /*create=*/false, timeout_ms, "log journal", &lock_error);
+  if (fd_ >= 0 || lock_error.empty()) return true;  // locked, or no journal: nothing to fold
+  *error = lock_error;
+  return false;
 }
 
 bool JournalFold::HasRecords() const {

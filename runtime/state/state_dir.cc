@@ -190,6 +190,22 @@ bool LockExclusiveBounded(int fd, int timeout_ms) {
   }
 }
 
+int OpenPrivateFileLocked(const std::string& path, bool create, int timeout_ms,
+                          const std::string& what, std::string* error) {
+  const int fd = OpenPrivateFile(path, create, error);
+  if (fd < 0) return -1;
+  if (!LockExclusiveBounded(fd, timeout_ms)) {
+    ::close(fd);
+    *error = "state store: the " + what + " stayed locked";
+    return -1;
+  }
+  return fd;
+}
+
+FdCloser::~FdCloser() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
 bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at) {
   while (n > 0) {
     const ssize_t w = ::pwrite(fd, bytes, n, at);

@@ -71,6 +71,23 @@ int OpenPrivateFile(const std::string& path, bool create, std::string* error);
 // false when another process holds it longer, or on an error other than the wait.
 bool LockExclusiveBounded(int fd, int timeout_ms);
 
+// OpenPrivateFile, then LockExclusiveBounded: the descriptor, locked, or -1 with `error` set (left
+// empty when the file is missing and `create` is false; "the `what` stayed locked" on a timeout).
+int OpenPrivateFileLocked(const std::string& path, bool create, int timeout_ms,
+                          const std::string& what, std::string* error);
+
+// Closes a descriptor when it goes out of scope (dropping any flock taken on it).
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser();
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+ private:
+  int fd_;
+};
+
 // pwrite of all `n` bytes at `at` (retrying short writes and EINTR).
 bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at);
 

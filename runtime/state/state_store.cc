@@ -798,8 +798,12 @@ bool StateStore::FoldStyleUpdates(size_t* skipped, std::string* error) {
         if (!Begin(true, error)) return false;
         for (const StyleUpdate& u : updates) {
           StyleBaseline b;
-          if (!LoadStyle(u.entity, &b, error) ||
-              (b.Add(u.features), !SaveStyle(u.entity, b, error))) {
+          bool ok = LoadStyle(u.entity, &b, error);
+          if (ok) {
+            b.Add(u.features);
+            ok = SaveStyle(u.entity, b, error);
+          }
+          if (!ok) {
             Rollback();
             return false;
           }

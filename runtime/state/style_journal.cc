@@ -31,28 +31,14 @@ std::array<uint8_t, kCheckBytes> CheckOf(const Key& key, const uint8_t* record) 
 
 std::string PathOf(const StateDir& dir) { return dir.path + "/" + kStyleJournalFile; }
 
-// Opens and locks the journal; -1 with `error` empty when there is none and `create` is false.
-int OpenLocked(const StateDir& dir, bool create, int timeout_ms, std::string* error) {
-  const int fd = OpenPrivateFile(PathOf(dir), create, error);
-  if (fd < 0) return -1;
-  if (!LockExclusiveBounded(fd, timeout_ms)) {
-    ::close(fd);
-    *error = "state store: the style journal stayed locked";
-    return -1;
-  }
-  return fd;
-}
-
 }  // namespace
 
 bool AppendStyleUpdate(const StateDir& dir, const StyleUpdate& update, int timeout_ms,
                        std::string* error) {
-  const int fd = OpenLocked(dir, /*create=*/true, timeout_ms, error);
+  const int fd =
+      OpenPrivateFileLocked(PathOf(dir), /*create=*/true, timeout_ms, "style journal", error);
   if (fd < 0) return false;
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }  // also drops the lock
-  } closer{fd};
+  const FdCloser closer(fd);
   struct stat st {};
   if (::fstat(fd, &st) != 0)
     return (*error = ErrnoMessage("state store: cannot stat", PathOf(dir)), false);
@@ -64,7 +50,8 @@ bool AppendStyleUpdate(const StateDir& dir, const StyleUpdate& update, int timeo
     }
     size = sizeof kMagic;
   }
-  // A torn record (a writer that died mid-write) is overwritten, not appended after.
+  // A torn record (a writer that died mid-write, shorter than a record) is overwritten, not
+  // appended after: the new record starts where it did and covers it.
   const off_t records = (size - static_cast<off_t>(sizeof kMagic)) / static_cast<off_t>(kRecord);
   if (records >= static_cast<off_t>(kMaxStyleUpdates))
     return (*error = "state store: the style journal is full", false);
@@ -74,7 +61,7 @@ bool AppendStyleUpdate(const StateDir& dir, const StyleUpdate& update, int timeo
   const auto check = CheckOf(dir.key, record);
   std::memcpy(record + kRecord - kCheckBytes, check.data(), check.size());
   const off_t at = static_cast<off_t>(sizeof kMagic) + records * static_cast<off_t>(kRecord);
-  if (!WriteAllAt(fd, record, sizeof record, at) || ::ftruncate(fd, at + kRecord) != 0)
+  if (!WriteAllAt(fd, record, sizeof record, at))
     return (*error = ErrnoMessage("state store: cannot write", PathOf(dir)), false);
   return true;
 }
@@ -110,12 +97,10 @@ bool FoldStyleJournal(const StateDir& dir, int timeout_ms,
                       const std::function<bool(const std::vector<StyleUpdate>&)>& apply,
                       size_t* skipped, std::string* error) {
   *skipped = 0;
-  const int fd = OpenLocked(dir, /*create=*/false, timeout_ms, error);
+  const int fd =
+      OpenPrivateFileLocked(PathOf(dir), /*create=*/false, timeout_ms, "style journal", error);
   if (fd < 0) return error->empty();  // no journal: nothing to fold
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+  const FdCloser closer(fd);
   std::string data;
   ReadUpTo(fd, sizeof kMagic + (kMaxStyleUpdates + 1) * kRecord, &data);
   const std::vector<StyleUpdate> updates = ParseStyleJournal(dir.key, data, skipped);
