@@ -507,6 +507,19 @@ class Checker {
           DiagCode::E3015, at, "origins, mention and mention_marker apply to prompt scopes only",
           "this rule does not read prompts", "add `prompt` or `prompt_text` to its scopes");
     }
+    // Session memory searches a typed or pasted prompt for secrets with the prompt's own
+    // databases (runtime/state/value_memory.h), so a secret rule must read those prompts too.
+    constexpr uint32_t kTypedOrPasted = 0b011;  // bits of kOrigins: typed, pasted
+    const bool secret = std::any_of(r.tags.begin(), r.tags.end(),
+                                    [](const Text& t) { return t.value == "secret"; });
+    if (secret && (ir.scopes & (1u << internal::kScopeContent)) != 0 &&
+        ((ir.scopes & (1u << internal::kScopePromptText)) == 0 ||
+         (ir.origins & kTypedOrPasted) != kTypedOrPasted)) {
+      diags_.Warning(DiagCode::W3019, r.scopes.empty() ? r.loc : r.scopes[0].loc,
+                     "secret rule '" + ir.id + "' reads content but not typed and pasted prompts",
+                     "a secret pasted in a prompt is neither judged nor recorded for the session",
+                     "add `prompt_text` to its scopes (with origins typed and pasted)");
+    }
     // Validators.
     if (r.validators.present) {
       const ValidatorsAst& v = r.validators;

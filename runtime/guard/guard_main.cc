@@ -278,11 +278,11 @@ int Emit(const HookAnswer& a) {
 }
 
 // One-shot hooks load, after parsing, only the databases the payload needs (session memory also
-// searches shown text with the content databases).
+// searches shown tool output with the content databases).
 void LoadFor(const Options& o, const ParsedPayload& payload, LoadedPack* lp, Memory* memory) {
   memory->Open(o, /*lazy=*/true);
   uint32_t fields = FieldsOf(payload);
-  if (memory->Wanted(o) && doberman::guard::ShowsText(payload.event))
+  if (memory->Wanted(o) && doberman::guard::ShownTextNeedsContent(payload))
     fields |= 1u << DOBERMAN_FIELD_CONTENT;
   Load(o, lp, fields);
   memory->Key(lp);

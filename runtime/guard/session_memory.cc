@@ -64,15 +64,24 @@ bool CarriedFingerprints(const std::vector<CallInput>& calls, const std::vector<
   return complete;
 }
 
+// Typed and pasted prompt segments are searched for secrets as prompts (state::ShownAs says why),
+// tool output as content.
+bool SearchedAsPrompt(const CallInput::Segment& seg) {
+  return seg.origin == DOBERMAN_ORIGIN_TYPED || seg.origin == DOBERMAN_ORIGIN_PASTED;
+}
+
 // The secrets shown to the model by every call's content and prompt segments.
 bool ShownSecrets(const std::vector<CallInput>& calls, const doberman_pack* pack,
                   doberman_scratch* scratch, std::vector<RecordedValue>* out) {
   bool complete = true;
   for (const CallInput& c : calls) {
     if (!c.content.empty())
-      complete = state::ShownSecrets(pack, scratch, c.tool, c.content, out) && complete;
-    for (const CallInput::Segment& seg : c.prompt)
-      complete = state::ShownSecrets(pack, scratch, c.tool, seg.text, out) && complete;
+      complete = state::ShownSecrets(pack, scratch, c.tool, c.content, {}, out) && complete;
+    for (const CallInput::Segment& seg : c.prompt) {
+      complete = state::ShownSecrets(pack, scratch, c.tool, seg.text,
+                                     {SearchedAsPrompt(seg), seg.origin}, out) &&
+                 complete;
+    }
   }
   return complete;
 }
@@ -94,6 +103,17 @@ void SessionMemory::AddShownSecrets(const ParsedPayload& payload, const doberman
     if (std::find(d->secret_values.begin(), d->secret_values.end(), f) == d->secret_values.end())
       d->secret_values.push_back(f);
   }
+}
+
+bool ShownTextNeedsContent(const ParsedPayload& payload) {
+  if (!ShowsText(payload.event)) return false;
+  for (const CallInput& c : payload.calls) {
+    if (!c.content.empty()) return true;
+    for (const CallInput::Segment& seg : c.prompt) {
+      if (!SearchedAsPrompt(seg)) return true;
+    }
+  }
+  return false;
 }
 
 bool ShowsText(HookEvent e) {

@@ -36,8 +36,13 @@ inline constexpr double kStyleOutlierZ = 4.0;
 inline constexpr int64_t kFoldJournalBytes = 256 << 10;
 
 // Events whose text is shown to the model (tool output, files about to be read, prompts): their
-// secrets are recorded. A one-shot process must load the content databases for them.
+// secrets are recorded.
 bool ShowsText(HookEvent event);
+
+// Whether recording the secrets `payload` shows decides text as written content (tool output,
+// files), so that a one-shot process must load the content databases; typed and pasted prompt
+// turns are searched with the prompt databases their decision loads anyway.
+bool ShownTextNeedsContent(const ParsedPayload& payload);
 
 class SessionMemory {
  public:

@@ -103,7 +103,7 @@ doberman_status doberman_memory_record_shown(doberman_memory* memory, const dobe
   return Guarded([&]() {
     std::vector<doberman::state::RecordedValue> secrets;
     const bool complete =
-        doberman::state::ShownSecrets(pack, scratch, View(tool), View(text), &secrets);
+        doberman::state::ShownSecrets(pack, scratch, View(tool), View(text), {}, &secrets);
     std::string error;
     if (!memory->store->RecordValues(Session(memory, session), secrets,
                                      doberman::state::ValueKind::kSecret, Now(), &error)) {

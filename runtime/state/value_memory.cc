@@ -30,15 +30,23 @@ Fingerprint Copy(const uint8_t fingerprint[16]) {
 }  // namespace
 
 bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::string_view tool,
-                  std::string_view text, std::vector<RecordedValue>* out) {
+                  std::string_view text, ShownAs as, std::vector<RecordedValue>* out) {
   bool complete = true;
   size_t offset = 0;
   for (size_t scans = 0;; ++scans) {
     if (scans == kMaxSecretScans) return false;
+    const doberman_string rest = {text.data() + offset, text.size() - offset};
     doberman_call call{};
     call.struct_size = sizeof call;
     call.tool = {tool.data(), tool.size()};
-    call.content = {text.data() + offset, text.size() - offset};
+    doberman_prompt_segment segment{rest, as.origin};
+    if (as.prompt) {
+      call.prompt = &segment;
+      call.prompt_count = 1;
+    } else {
+      call.content = rest;
+    }
+    const doberman_field field = as.prompt ? DOBERMAN_FIELD_PROMPT : DOBERMAN_FIELD_CONTENT;
     doberman_result result{};
     result.struct_size = sizeof result;
     if (doberman_decide(pack, scratch, &call, &result) != DOBERMAN_OK || result.hits_dropped > 0)
@@ -50,15 +58,15 @@ bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::str
       RecordedValue v;
       v.fingerprint = Copy(h.fingerprint);
       if (v.fingerprint == Fingerprint{}) continue;
-      // The span is the value itself when the hit is in the content as written: its tag is then
+      // The span is the value itself when the hit is in the text as written: its tag is then
       // the tag of those bytes, checked by the fingerprint they give (a span in another view of
       // the text gives another fingerprint and the value stays untagged).
-      if (h.decoded == 0 && h.field == DOBERMAN_FIELD_CONTENT && h.start < h.end &&
-          h.end <= call.content.size) {
+      if (h.decoded == 0 && h.field == field && h.unit == 0 && h.start < h.end &&
+          h.end <= rest.size) {
         uint64_t tag = 0;
         uint8_t check[16];
-        if (doberman_value_tag(scratch, {call.content.data + h.start, h.end - h.start}, &tag,
-                               check) == DOBERMAN_OK &&
+        if (doberman_value_tag(scratch, {rest.data + h.start, h.end - h.start}, &tag, check) ==
+                DOBERMAN_OK &&
             Copy(check) == v.fingerprint) {
           v.tag = tag;
           v.tagged = true;
@@ -68,7 +76,7 @@ bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::str
       // Decoded hits' spans are in the decoded run, not the text: they cannot move us on.
       if (h.decoded == 0 && h.end > 0) next = std::min<size_t>(next, h.end);
     }
-    if (next == SIZE_MAX || next >= call.content.size) return complete;
+    if (next == SIZE_MAX || next >= rest.size) return complete;
     offset += next;
   }
 }

@@ -24,13 +24,23 @@ inline constexpr size_t kMaxCarriedValues = 512;
 // secret found, at most this many times.
 inline constexpr size_t kMaxSecretScans = 256;
 
-// Appends (without repeats) the secrets in `text`: the text decided as written content by `tool`
-// (the scope secret rules read), hits of rules tagged `secret`, each with its tag when its span is
-// the value itself (a hit inside a decoded run is recorded untagged). `scratch` must carry the
-// state key. False when a decision failed or the scan bound was reached: the caller must raise,
-// since values may be missing.
+// How a shown text is decided when searched for secrets. A typed or pasted prompt segment is
+// decided as a prompt of its origin: every secret rule also reads the prompt_text scope for those
+// origins, and the prompt's databases are the ones its turn already loaded, where deciding it as
+// content would load the content scope's (half a millisecond of a one-shot hook) to find the same
+// values. Tool output is decided as content: the secret rules do not judge tool_fetched prompt
+// text.
+struct ShownAs {
+  bool prompt = false;
+  doberman_origin origin = DOBERMAN_ORIGIN_TYPED;
+};
+
+// Appends (without repeats) the secrets in `text`: the text decided as `as` says by `tool`, hits
+// of rules tagged `secret`, each with its tag when its span is the value itself (a hit inside a
+// decoded run is recorded untagged). `scratch` must carry the state key. False when a decision
+// failed or the scan bound was reached: the caller must raise, since values may be missing.
 bool ShownSecrets(const doberman_pack* pack, doberman_scratch* scratch, std::string_view tool,
-                  std::string_view text, std::vector<RecordedValue>* out);
+                  std::string_view text, ShownAs as, std::vector<RecordedValue>* out);
 
 // Appends (without repeats) the values `text` carries, with their tags, while `out` holds fewer
 // than `max_values`. False when there were more (or the scratch refused): the caller raises.
