@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -200,6 +201,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     RecordAssignments(lv, i + 1, e);
   } else if (argv0 == "for") {
     RecordLoopVariable(lv, i + 1, e);
+  } else if (argv0 == "read") {
+    RecordReadVariables(lv, i + 1, e, depth, pipeline);
   }
   std::string* s = NewSegment();
   if (s == nullptr) return;
@@ -260,8 +263,8 @@ void ShellNormalizer::Impl::HandleShell(Level& lv, size_t b, size_t i, size_t e,
     ParseText(payload, depth + 1);
     return;
   }
-  if (ctx.piped != Ctx::Piped::kEmpty && ctx.piped_depth == depth &&
-      ctx.piped_pipeline == pipeline) {
+  if ((ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kDecoded) &&
+      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
     // `echo CMD | sh`, `... | base64 -d | sh`: the shell runs that text. Copied to this depth's aux
     // (free here, as in HandleJoined): parsing it may write the scratch buffers again.
     std::string& aux = ctx.Lv(depth).aux;
@@ -326,6 +329,40 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
       sc.piped.append(v);
     });
     ctx.piped = literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty;
+    ctx.piped_depth = depth;
+    ctx.piped_pipeline = pipeline;
+    return;
+  }
+  if (argv0 == "find" || argv0 == "ls") {
+    // The paths they are given, for a `while read` later in the pipeline: what ls lists is named
+    // by them, and find prints its start points and everything below them, unless a test such as
+    // -name filters what it prints (its output is then unknown).
+    static constexpr std::string_view kUnfiltered[] = {
+        "-maxdepth", "-mindepth", "-type",   "-depth", "-xdev", "-mount",
+        "-print",    "-print0",   "-follow", "-H",     "-L",    "-P"};
+    sc.piped.clear();
+    bool literal = true;
+    bool expression = false;  // find: past its start points
+    bool takes_value = false;
+    for_args([&](const Word& w, std::string_view v) {
+      if ((w.flags & kSubst) != 0 || v.find('$') != std::string_view::npos) literal = false;
+      if (takes_value) {
+        takes_value = false;
+        return;
+      }
+      if (v.empty()) return;
+      if (argv0 == "find" && (expression || v[0] == '-' || v[0] == '(' || v[0] == '!')) {
+        expression = true;
+        if (std::find(std::begin(kUnfiltered), std::end(kUnfiltered), v) == std::end(kUnfiltered))
+          literal = false;
+        takes_value = v == "-maxdepth" || v == "-mindepth" || v == "-type";
+        return;
+      }
+      if (v[0] == '-') return;  // ls's options
+      if (!sc.piped.empty()) sc.piped.push_back(' ');
+      sc.piped.append(v);
+    });
+    ctx.piped = literal && !sc.piped.empty() ? Ctx::Piped::kPaths : Ctx::Piped::kEmpty;
     ctx.piped_depth = depth;
     ctx.piped_pipeline = pipeline;
     return;

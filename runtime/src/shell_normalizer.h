@@ -110,8 +110,9 @@ struct SegmentList {
     // the first `var_count` live (see Normalize).
     std::vector<std::string> var_names;
     std::vector<std::string> var_values;
-    // Whether the value is a `for` loop's list (its words, one per iteration, joined by spaces):
-    // a quoted "$NAME" then stands for each word, not for one word holding them all.
+    // Whether the value is a list (its words joined by spaces): a `for` loop's words, one per
+    // iteration, an array's elements, or the lines a `while read` loop reads. A quoted "$NAME"
+    // (or "${NAME[@]}") then stands for each word, not for one word holding them all.
     std::vector<char> var_is_list;
     size_t var_count = 0;
     std::string substituted;  // the command being rewritten with those values
@@ -126,8 +127,8 @@ struct SegmentList {
     std::vector<std::string> call_args;
     size_t fn_calls = 0;
     size_t call_arg_count = 0;
-    std::string word_buf, printed_buf, encoded_buf, value_buf,
-        loop_buf;  // working buffers (capacity reused)
+    std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf,
+        printf_words;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
     // writes, and what a base64 or hex decoder makes of it.
     std::string piped, piped_decoded;

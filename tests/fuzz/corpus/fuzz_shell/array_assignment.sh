@@ -1,0 +1,1 @@
+arr=(/ ~ "a b" $(pwd) x); declare -a t=(one "${arr[@]}"); rm -rf "${arr[@]}" ${t[*]} "${arr[1]}" ${arr[99]}; b+=(more); c=(a b; d=(

