@@ -490,6 +490,12 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
     const bool array =
         (w.flags & kArray) != 0 && value.size() >= 2 && value.front() == '(' && value.back() == ')';
     if (array) value = value.substr(1, value.size() - 2);
+    std::string& spaced = ctx.out->scratch.loop_buf;
+    if (array && append) {  // `A+=(x)` adds an element: a word of its own after the others
+      spaced.assign(" ");
+      spaced.append(value);
+      value = spaced;
+    }
     const size_t slot = RememberVariable(name, value, append);
     if (array && slot != std::string::npos) ctx.out->scratch.var_is_list[slot] = 1;
   }

@@ -109,6 +109,7 @@ TEST_F(ShellNormalizerTest, AnArrayStandsForItsElements) {
   // An index picks its element; the elements are read as words (quotes removed).
   EXPECT_EQ(Norm("d=(build \"/\"); rm -rf \"${d[1]}\"").back(), "rm -r -f /");
   EXPECT_EQ(Norm("d=(build /); rm -rf \"${d[0]}\"").back(), "rm -r -f build");
+  EXPECT_EQ(Norm("d=(build); d+=(/); rm -rf \"${d[@]}\"").back(), "rm -r -f build /");
   EXPECT_EQ(Norm("d=(a\n  b); for x in \"${d[@]}\"; do rm -rf \"$x\"; done").back(),
             "rm -r -f a b");
   // An element that is computed makes the array unknown; an unclosed array is bash's syntax error.
