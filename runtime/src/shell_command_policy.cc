@@ -314,6 +314,15 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
       if ((w.flags & kRedir) == 0) f(w, View(lv, w));
     }
   };
+  auto add_word = [&](std::string_view v) {  // to the words piped, joined by single spaces
+    if (!sc.piped.empty()) sc.piped.push_back(' ');
+    sc.piped.append(v);
+  };
+  auto carry = [&](Ctx::Piped kind) {  // what this command writes down its pipeline
+    ctx.piped = kind;
+    ctx.piped_depth = depth;
+    ctx.piped_pipeline = pipeline;
+  };
   if (argv0 == "echo" || argv0 == "printf") {
     sc.piped.clear();
     bool literal = true;
@@ -324,13 +333,9 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
                                    AllLetters(v.substr(1))) ||                    // -n, -e
                                   (argv0 == "printf" && v.find('%') != v.npos));  // a format
       if (!skip) first = false;
-      if (skip) return;
-      if (!sc.piped.empty()) sc.piped.push_back(' ');
-      sc.piped.append(v);
+      if (!skip) add_word(v);
     });
-    ctx.piped = literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty;
-    ctx.piped_depth = depth;
-    ctx.piped_pipeline = pipeline;
+    carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);
     return;
   }
   if (argv0 == "find" || argv0 == "ls") {
@@ -358,13 +363,9 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
         takes_value = v == "-maxdepth" || v == "-mindepth" || v == "-type";
         return;
       }
-      if (v[0] == '-') return;  // ls's options
-      if (!sc.piped.empty()) sc.piped.push_back(' ');
-      sc.piped.append(v);
+      if (v[0] != '-') add_word(v);  // not one of ls's options
     });
-    ctx.piped = literal && !sc.piped.empty() ? Ctx::Piped::kPaths : Ctx::Piped::kEmpty;
-    ctx.piped_depth = depth;
-    ctx.piped_pipeline = pipeline;
+    carry(literal && !sc.piped.empty() ? Ctx::Piped::kPaths : Ctx::Piped::kEmpty);
     return;
   }
   if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
@@ -393,9 +394,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
                  &sc.piped_decoded)) {
     return;
   }
-  ctx.piped = Ctx::Piped::kDecoded;
-  ctx.piped_depth = depth;
-  ctx.piped_pipeline = pipeline;
+  carry(Ctx::Piped::kDecoded);
 }
 
 namespace {

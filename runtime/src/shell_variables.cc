@@ -220,6 +220,8 @@ bool PrintedLiteral(std::string_view inner, std::string* words, std::string* out
   } else if (inner.substr(0, 7) == "printf ") {
     inner.remove_prefix(7);
     if (PrintfLiteral(inner, words, out)) return true;
+    // Past PrintfLiteral's bounds (more words, a format like `-x`), a printf without `%` or `\`
+    // is still read as its words, as before it read formats.
     printf = true;
   } else {
     return false;
@@ -490,8 +492,8 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
     const bool array =
         (w.flags & kArray) != 0 && value.size() >= 2 && value.front() == '(' && value.back() == ')';
     if (array) value = value.substr(1, value.size() - 2);
-    std::string& spaced = ctx.out->scratch.loop_buf;
     if (array && append) {  // `A+=(x)` adds an element: a word of its own after the others
+      std::string& spaced = ctx.out->scratch.loop_buf;
       spaced.assign(" ");
       spaced.append(value);
       value = spaced;

@@ -11,6 +11,11 @@
 namespace doberman::internal {
 namespace {
 
+// Whether `seg` is one of the segments.
+bool Has(const Segments& s, const std::string& seg) {
+  return std::find(s.begin(), s.end(), seg) != s.end();
+}
+
 TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSegment) {
   // The command's own segment first, then the rewrite parsed as a command line.
   EXPECT_EQ(Norm("X=/; rm -rf $X"), (Segments{"X=/", "rm -r -f $X", "rm -r -f /"}));
@@ -82,11 +87,8 @@ TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
 }
 
 TEST_F(ShellNormalizerTest, PrintfSubstitutionsApplyTheirFormat) {
-  const auto has = [](const Segments& s, const std::string& seg) {
-    return std::find(s.begin(), s.end(), seg) != s.end();
-  };
   EXPECT_EQ(Norm("rm -rf $(printf '%s' /)").back(), "rm -r -f /");
-  EXPECT_TRUE(has(Norm("eval $(printf 'rm -rf %s' /)"), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("eval $(printf 'rm -rf %s' /)"), "rm -r -f /"));
   EXPECT_EQ(Norm("$(printf '%s%s' r m) -rf ~").back(), "rm -r -f ~");
   // The format is used again while words remain; escapes are the characters they name.
   EXPECT_EQ(Norm("rm -rf $(printf '%s\\n' / ~)").back(), "rm -r -f / ~");
@@ -94,7 +96,7 @@ TEST_F(ShellNormalizerTest, PrintfSubstitutionsApplyTheirFormat) {
   // What printf does not simply print stays computed: -v, other directives, expansions.
   for (const char* line : {"rm -rf $(printf -v x '%s' /)", "rm -rf $(printf '%x' 47)",
                            "rm -rf $(printf '%s' $HOME)", "rm -rf $(printf '\\q%s' /)"}) {
-    EXPECT_FALSE(has(Norm(line), "rm -r -f /")) << line;
+    EXPECT_FALSE(Has(Norm(line), "rm -r -f /")) << line;
   }
   // Bounded: a format repeated over many words stops at the bound instead of growing.
   std::string many = "rm -rf $(printf '%s%s%s%s%s%s%s%s'";
@@ -140,24 +142,21 @@ TEST_F(ShellNormalizerTest, AReadLoopStandsForWhatIsPipedIntoIt) {
 }
 
 TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
-  const auto has = [](const Segments& s, const std::string& seg) {
-    return std::find(s.begin(), s.end(), seg) != s.end();
-  };
   // `cm0gLXJmIC8K` is base64 for "rm -rf /\n"; the substitution drops the line break. eval and
   // sh -c then read the decoded text as a command line.
-  EXPECT_TRUE(has(Norm("eval \"$(echo cm0gLXJmIC8K | base64 -d)\""), "rm -r -f /"));
-  EXPECT_TRUE(has(Norm("bash -c \"$(base64 --decode <<< 'cm0gLXJmIC8K')\""), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("eval \"$(echo cm0gLXJmIC8K | base64 -d)\""), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("bash -c \"$(base64 --decode <<< 'cm0gLXJmIC8K')\""), "rm -r -f /"));
   EXPECT_EQ(Norm("$(printf cm0gLXJmIC8K | openssl base64 -d) ~").back(), "rm -r -f / ~");
   // A variable given a printed or decoded literal holds that text.
-  EXPECT_TRUE(has(Norm("X=$(echo cm0gLXJmIC8K | base64 -d); eval \"$X\""), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("X=$(echo cm0gLXJmIC8K | base64 -d); eval \"$X\""), "rm -r -f /"));
   EXPECT_EQ(Norm("a=$(echo rm); $a -rf ~").back(), "rm -r -f ~");
-  EXPECT_TRUE(has(Norm("eval $(echo 726d202d7266202f | xxd -r -p)"), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("eval $(echo 726d202d7266202f | xxd -r -p)"), "rm -r -f /"));
   // A shell or `source` reading a process substitution that prints or decodes a literal reads
   // that text as its script.
-  EXPECT_TRUE(has(Norm("bash <(echo cm0gLXJmIC8K | base64 -d)"), "rm -r -f /"));
-  EXPECT_TRUE(has(Norm("source <(echo 'rm -rf ~')"), "rm -r -f ~"));
-  EXPECT_TRUE(has(Norm(". <(base64 -d <<< cm0gLXJmIC8K)"), "rm -r -f /"));
-  EXPECT_FALSE(has(Norm("diff <(echo 'rm -rf /') b"), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("bash <(echo cm0gLXJmIC8K | base64 -d)"), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("source <(echo 'rm -rf ~')"), "rm -r -f ~"));
+  EXPECT_TRUE(Has(Norm(". <(base64 -d <<< cm0gLXJmIC8K)"), "rm -r -f /"));
+  EXPECT_FALSE(Has(Norm("diff <(echo 'rm -rf /') b"), "rm -r -f /"));
   // Not a decoder, more than one pipe, a computed payload, or text that does not decode: stays
   // computed (no decoded segment).
   for (const char* line :
@@ -165,7 +164,7 @@ TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
         "eval \"$(echo $P | base64 -d)\"", "eval \"$(echo '@@@@' | base64 -d)\"",
         "eval \"$(echo cm0gLXJmIC8K | base64)\""}) {
     const Segments out = Norm(line);
-    EXPECT_FALSE(has(out, "rm -r -f /")) << line;
+    EXPECT_FALSE(Has(out, "rm -r -f /")) << line;
     EXPECT_TRUE(std::none_of(out.begin(), out.end(), [](const std::string& seg) {
       return seg.find("rm -rf") != seg.npos;
     })) << line;
