@@ -128,6 +128,7 @@ bool SessionMemory::Open(const std::string& dir, bool* rebuilt, std::string* err
   uint64_t db_inode = 0;
   if (lazy && state::StateStore::LooksCurrent(dir_, &db_inode) &&
       hints_.OpenForRead(dir_.path, db_inode)) {
+    db_inode_ = db_inode;
     lazy_ = true;
     return true;
   }
@@ -230,26 +231,42 @@ void SessionMemory::JudgeTurn(const ParsedPayload& payload, const doberman_pack*
   const bool sensitive = (d->seen_tags & (kTagSensitiveIntent | kTagSecretExport | kTagInjection |
                                           kTagInjectionHeuristic)) != 0;
   // The baseline is read only for a turn that asks for something sensitive (the only turn its
-  // check can raise); any other turn's update is journaled while the store is closed, and folded
-  // by the next reader of a baseline. A journal that is full or cannot be written sends the update
-  // to the store.
-  if (!sensitive && store_ == nullptr &&
-      state::AppendStyleUpdate(dir_, {entity, features}, state::StoreLimits{}.busy_timeout_ms,
-                               &error)) {
-    return;
+  // check can raise).
+  if (sensitive) {
+    state::StyleBaseline baseline;
+    if (!ReadStyle(entity, &baseline, d)) return;
+    if (baseline.turns >= kStyleMinTurns && baseline.MaxZ(features) > kStyleOutlierZ) {
+      d->Raise(DOBERMAN_AUTH, "style_outlier",
+               "written unlike this person's usual turns, and asks for something sensitive");
+    }
   }
+  if (d->verdict != DOBERMAN_BLOCK) RecordStyle({entity, features}, d);
+}
+
+bool SessionMemory::ReadStyle(const Fingerprint& entity, state::StyleBaseline* out, Decision* d) {
+  std::string error;
+  const int timeout_ms = state::StoreLimits{}.busy_timeout_ms;
+  const uint64_t inode = store_ != nullptr ? store_->DbInode() : db_inode_;
+  if (inode != 0 && state::ReadStyleBaseline(dir_, inode, entity, timeout_ms, out, &error))
+    return true;
+  if (!error.empty()) return (Unavailable(error, d), false);
+  // No base written for this store and boot: the fold writes one, for the next reader.
+  if (Store(d) == nullptr) return false;
+  size_t skipped = 0;
+  if (!store_->FoldStyleUpdates(&skipped, &error) || !store_->LoadStyle(entity, out, &error))
+    return (Unavailable(error, d), false);
+  return true;
+}
+
+void SessionMemory::RecordStyle(const state::StyleUpdate& update, Decision* d) {
+  std::string error;
+  const int timeout_ms = state::StoreLimits{}.busy_timeout_ms;
+  if (state::AppendStyleUpdate(dir_, update, timeout_ms, &error)) return;
   if (Store(d) == nullptr) return;
   size_t skipped = 0;
-  if (!store_->FoldStyleUpdates(&skipped, &error)) return Unavailable(error, d);
-  state::StyleBaseline baseline;
-  if (!store_->LoadStyle(entity, &baseline, &error)) return Unavailable(error, d);
-  if (baseline.turns >= kStyleMinTurns && sensitive && baseline.MaxZ(features) > kStyleOutlierZ) {
-    d->Raise(DOBERMAN_AUTH, "style_outlier",
-             "written unlike this person's usual turns, and asks for something sensitive");
-  }
-  if (d->verdict != DOBERMAN_BLOCK) {
-    baseline.Add(features);
-    if (!store_->SaveStyle(entity, baseline, &error)) return Unavailable(error, d);
+  if (!store_->FoldStyleUpdates(&skipped, &error) ||
+      !state::AppendStyleUpdate(dir_, update, timeout_ms, &error)) {
+    Unavailable(error, d);
   }
 }
 

@@ -105,8 +105,14 @@ class SessionMemory {
   state::StateStore* Store(Decision* d);
   void JudgeTurn(const ParsedPayload& payload, const doberman_pack* pack,
                  const state::Fingerprint& session, int64_t now, Decision* d);
+  // The person's style baseline: from the journal while its base is current (no store opened),
+  // else folded through the store. False after raising `d`.
+  bool ReadStyle(const state::Fingerprint& entity, state::StyleBaseline* out, Decision* d);
+  // Journals a released turn's style; a full journal is folded through the store first.
+  void RecordStyle(const state::StyleUpdate& update, Decision* d);
 
   state::StateDir dir_;
+  uint64_t db_inode_ = 0;  // of the store's database, when it looked current at Open
   std::unique_ptr<state::StateStore> store_;
   bool lazy_ = false;                               // opened lazily: the store may still be closed
   state::LedgerHints hints_;                        // lazily opened: what the closed store can hold

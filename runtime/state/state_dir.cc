@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -219,9 +220,16 @@ bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at) {
 }
 
 void ReadUpTo(int fd, size_t max, std::string* out) {
-  out->assign(max, '\0');
+  // Sized by the file (plus a page, for a writer that appends meanwhile), not by `max`: zeroing a
+  // bound of hundreds of kilobytes cost more than reading a journal of a few.
+  struct stat st {};
+  size_t room = max;
+  if (::fstat(fd, &st) == 0 && st.st_size >= 0)
+    room = std::min(max, static_cast<size_t>(st.st_size) + 4096);
+  out->assign(room, '\0');
   size_t got = 0;
-  while (got < out->size()) {
+  while (got < max) {
+    if (got == out->size()) out->resize(std::min(max, 2 * out->size() + 4096));  // it grew
     const ssize_t r = ::pread(fd, out->data() + got, out->size() - got, static_cast<off_t>(got));
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) break;

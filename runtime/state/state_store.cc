@@ -792,25 +792,42 @@ bool StateStore::SaveStyle(const Fingerprint& entity, const StyleBaseline& basel
 bool StateStore::FoldStyleUpdates(size_t* skipped, std::string* error) {
   const StateDir dir{dir_, key_};
   return FoldStyleJournal(
-      dir, limits_.busy_timeout_ms,
-      [&](const std::vector<StyleUpdate>& updates) {
-        if (updates.empty()) return true;
+      dir, DbInode(), limits_.busy_timeout_ms,
+      [&](const std::vector<StyleUpdate>& updates, std::vector<EntityBaseline>* base) {
         if (!Begin(true, error)) return false;
+        bool ok = true;
         for (const StyleUpdate& u : updates) {
           StyleBaseline b;
-          bool ok = LoadStyle(u.entity, &b, error);
-          if (ok) {
-            b.Add(u.features);
-            ok = SaveStyle(u.entity, b, error);
-          }
-          if (!ok) {
-            Rollback();
-            return false;
-          }
+          ok = LoadStyle(u.entity, &b, error);
+          if (!ok) break;
+          b.Add(u.features);
+          ok = SaveStyle(u.entity, b, error);
+          if (!ok) break;
+        }
+        if (ok) ok = LoadAllStyles(base, error);
+        if (!ok) {
+          Rollback();
+          return false;
         }
         return Commit(error);
       },
       skipped, error);
+}
+
+bool StateStore::LoadAllStyles(std::vector<EntityBaseline>* out, std::string* error) {
+  out->clear();
+  Stmt q(db_, "SELECT entity FROM style_baseline");
+  if (!q.ok()) return (*error = DbError(db_, "style"), false);
+  int rc = SQLITE_DONE;
+  while ((rc = q.Step()) == SQLITE_ROW) {
+    EntityBaseline e;
+    if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(e.entity.size())) continue;
+    std::memcpy(e.entity.data(), sqlite3_column_blob(q.get(), 0), e.entity.size());
+    if (!LoadStyle(e.entity, &e.baseline, error)) return false;
+    out->push_back(e);
+  }
+  if (rc != SQLITE_DONE) return (*error = DbError(db_, "style"), false);
+  return true;
 }
 
 int64_t StateStore::CountValues() {

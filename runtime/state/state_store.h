@@ -22,6 +22,7 @@
 #include "generation_file.h"
 #include "ledger_hints.h"
 #include "state_dir.h"
+#include "style_journal.h"
 #include "tag_filter.h"
 #include "turn_sketch.h"
 
@@ -119,6 +120,9 @@ class StateStore {
   // leave the store closed. False for anything else (then open the store: it upgrades, rebuilds
   // or refuses).
   static bool LooksCurrent(const StateDir& dir, uint64_t* db_inode);
+  // The database file's inode (0 when it cannot be stat'ed): what files kept beside it for
+  // one-shot readers (ledger.hints, the style journal's base) are tied to.
+  uint64_t DbInode() const;
 
   // Moves the rows one-shot processes journaled (log_journal.h) into the decision log, in order,
   // in one transaction, and empties the journal. AppendLogs, ReadLog and VerifyLog do it first.
@@ -153,15 +157,20 @@ class StateStore {
 
   // Style baseline per entity (the person behind a host user).
   bool LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, std::string* error);
-  bool SaveStyle(const Fingerprint& entity, const StyleBaseline& baseline, std::string* error);
-  // Folds the updates one-shot processes journaled (style_journal.h) into the baselines, in one
-  // write transaction; call before LoadStyle. `*skipped` counts records that did not verify.
+  // Folds the journaled updates (style_journal.h) into the baselines, in one write transaction,
+  // and rewrites the journal as the new base; call before LoadStyle. Every change to a baseline
+  // goes through here, so that the journal's base stays the store's. `*skipped` counts what did
+  // not verify.
   bool FoldStyleUpdates(size_t* skipped, std::string* error);
+  // Every person's baseline.
+  bool LoadAllStyles(std::vector<EntityBaseline>* out, std::string* error);
 
   int64_t CountValues();  // for tests
 
  private:
   StateStore() = default;
+  // Only inside a fold: a baseline written anywhere else would leave the journal's base stale.
+  bool SaveStyle(const Fingerprint& entity, const StyleBaseline& baseline, std::string* error);
   bool Setup(std::string* error);
   bool Exec(const char* sql, std::string* error);
   bool Begin(bool write, std::string* error);
@@ -186,7 +195,6 @@ class StateStore {
   void OpenHints();
   bool MarkHints(const std::vector<RecordedValue>& values, int64_t handoff_until,
                  int64_t blocked_turn_at, std::string* error);
-  uint64_t DbInode() const;
   bool InsertLogRows(std::vector<LogRow>* rows, std::string* error);
 
   struct FingerprintHash {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -113,7 +114,8 @@ StyleFeatures StyleOf(std::string_view typed) {
 }
 
 void StyleBaseline::Add(const StyleFeatures& f) {
-  ++turns;
+  // Saturated: a count read back from a damaged store or journal must not overflow.
+  if (turns < std::numeric_limits<int64_t>::max()) ++turns;
   for (size_t i = 0; i < kStyleFeatures; ++i) {
     const double delta = f[i] - mean[i];
     mean[i] += delta / static_cast<double>(turns);

@@ -360,25 +360,104 @@ TEST_F(StateFastPathTest, DamagedStyleRecordsAreSkippedAndTheRestApplied) {
         AppendStyleUpdate(d_, {entity, StyleOf("turn " + std::to_string(i))}, 1000, &error));
   const std::string path = dir_ + "/style.journal";
   std::string bytes = Slurp(path);
-  ASSERT_EQ(bytes.size(), 8u + 3 * 72);
-  bytes[8 + 72 + 20] ^= 1;  // the second record's features edited
-  bytes += "torn";          // and a writer that died mid-record
+  ASSERT_EQ(bytes.size(), 12u + 3 * 72);
+  bytes[12 + 72 + 20] ^= 1;  // the second record's features edited
+  bytes += "torn";           // and a writer that died mid-record
   Spit(path, bytes);
-  size_t skipped = 0;
-  EXPECT_EQ(ParseStyleJournal(d_.key, bytes, &skipped).size(), 2u);
-  EXPECT_EQ(skipped, 2u);
+  StyleJournalContents j = ParseStyleJournal(d_.key, bytes);
+  EXPECT_EQ(j.updates.size(), 2u);
+  EXPECT_EQ(j.skipped, 2u);
+  EXPECT_FALSE(j.has_base);
   // Not ours at all: nothing trusted.
-  EXPECT_TRUE(ParseStyleJournal(d_.key, std::string(200, 'x'), &skipped).empty());
+  j = ParseStyleJournal(d_.key, std::string(200, 'x'));
+  EXPECT_TRUE(j.updates.empty());
+  EXPECT_EQ(j.skipped, 1u);
   auto s = OpenStore();
   ASSERT_NE(s, nullptr);
+  size_t skipped = 0;
   ASSERT_TRUE(s->FoldStyleUpdates(&skipped, &error)) << error;
   EXPECT_EQ(skipped, 2u);
   StyleBaseline got;
   ASSERT_TRUE(s->LoadStyle(entity, &got, &error)) << error;
   EXPECT_EQ(got.turns, 2);
-  // A later append starts a well-formed journal again.
+  // The fold left the base and no updates; a later append goes after the base.
   ASSERT_TRUE(AppendStyleUpdate(d_, {entity, StyleOf("after")}, 1000, &error)) << error;
-  EXPECT_EQ(Slurp(path).size(), 8u + 72);
+  j = ParseStyleJournal(d_.key, Slurp(path));
+  EXPECT_TRUE(j.has_base);
+  ASSERT_EQ(j.base.size(), 1u);
+  EXPECT_EQ(j.base[0].baseline.turns, 2);
+  EXPECT_EQ(j.updates.size(), 1u);
+  EXPECT_EQ(j.skipped, 0u);
+  // A damaged base is not used: the reader is sent to the store, whose fold writes it again.
+  bytes = Slurp(path);
+  bytes[12 + 60] ^= 1;
+  Spit(path, bytes);
+  StyleBaseline read;
+  error = "x";
+  EXPECT_FALSE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error));
+  EXPECT_EQ(error, "");
+  ASSERT_TRUE(s->FoldStyleUpdates(&skipped, &error)) << error;
+  ASSERT_TRUE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error)) << error;
+  EXPECT_EQ(read.turns, 3);
+}
+
+TEST_F(StateFastPathTest, ABaselineReadFromTheJournalIsTheStoresAfterItsNextFold) {
+  const Fingerprint entity = KeyedFingerprint(d_.key, "entity", "uid:1000");
+  const Fingerprint other = KeyedFingerprint(d_.key, "entity", "uid:1001");
+  auto s = OpenStore();
+  ASSERT_NE(s, nullptr);
+  std::string error;
+  StyleBaseline read;
+  // No journal yet, then a journal without a base: the caller must fold through the store.
+  EXPECT_FALSE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error));
+  EXPECT_EQ(error, "");
+  for (int i = 0; i < 30; ++i) {
+    const Fingerprint& who = i % 3 == 0 ? other : entity;
+    ASSERT_TRUE(AppendStyleUpdate(d_, {who, StyleOf(std::string(i + 1, 'a') + "?")}, 1000, &error));
+  }
+  EXPECT_FALSE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error));
+  size_t skipped = 0;
+  ASSERT_TRUE(s->FoldStyleUpdates(&skipped, &error)) << error;
+  // Base plus updates, for each person, equals what the store holds after folding them.
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 25; ++i) {
+      const Fingerprint& who = i % 4 == 0 ? other : entity;
+      ASSERT_TRUE(AppendStyleUpdate(d_, {who, StyleOf("Turn " + std::to_string(i * round) + "!")},
+                                    1000, &error));
+    }
+    StyleBaseline mine, theirs;
+    ASSERT_TRUE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &mine, &error)) << error;
+    ASSERT_TRUE(ReadStyleBaseline(d_, s->DbInode(), other, 1000, &theirs, &error)) << error;
+    ASSERT_TRUE(s->FoldStyleUpdates(&skipped, &error)) << error;
+    StyleBaseline stored_mine, stored_theirs;
+    ASSERT_TRUE(s->LoadStyle(entity, &stored_mine, &error)) << error;
+    ASSERT_TRUE(s->LoadStyle(other, &stored_theirs, &error)) << error;
+    for (const auto& [journal, stored] : {std::pair{mine, stored_mine}, {theirs, stored_theirs}}) {
+      EXPECT_EQ(journal.turns, stored.turns) << round;
+      for (size_t f = 0; f < kStyleFeatures; ++f) {
+        EXPECT_EQ(journal.mean[f], stored.mean[f]) << round << " " << f;
+        EXPECT_EQ(journal.m2[f], stored.m2[f]) << round << " " << f;
+      }
+    }
+    EXPECT_EQ(stored_mine.turns, round == 0 ? 20 + 18 : 20 + 36);
+  }
+  // A base written for another database (a store rebuilt since) is not trusted.
+  EXPECT_FALSE(ReadStyleBaseline(d_, s->DbInode() + 1, entity, 1000, &read, &error));
+  EXPECT_EQ(error, "");
+  // Nor a journal of another key: its base does not verify.
+  StateDir foreign = d_;
+  foreign.key[0] ^= 1;
+  EXPECT_FALSE(ReadStyleBaseline(foreign, s->DbInode(), entity, 1000, &read, &error));
+  // Past kMaxStyleUpdatesRead records the reader is sent to the store, whose fold empties them.
+  for (size_t i = 0; i < kMaxStyleUpdatesRead; ++i)
+    ASSERT_TRUE(AppendStyleUpdate(d_, {entity, StyleOf("x")}, 1000, &error)) << error;
+  EXPECT_TRUE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error)) << error;
+  ASSERT_TRUE(AppendStyleUpdate(d_, {entity, StyleOf("x")}, 1000, &error)) << error;
+  EXPECT_FALSE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error));
+  EXPECT_EQ(error, "");
+  ASSERT_TRUE(s->FoldStyleUpdates(&skipped, &error)) << error;
+  ASSERT_TRUE(ReadStyleBaseline(d_, s->DbInode(), entity, 1000, &read, &error)) << error;
+  EXPECT_EQ(read.turns, 56 + static_cast<int64_t>(kMaxStyleUpdatesRead) + 1);
 }
 
 TEST_F(StateFastPathTest, StyleJournalRefusesPastItsBound) {
