@@ -8,7 +8,7 @@
 // (run 1 of every command, then run 2, ...) so that background noise on a shared machine falls on
 // all of them alike. Each run is posix_spawn -> wait4, timed with the monotonic clock; stdout and
 // stderr go to /dev/null. Reports median, p10, p90, mean and min per command, and the process's
-// peak resident size (wait4).
+// peak resident size (wait4); --json also lists every run's time in order.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -162,6 +162,15 @@ int Main(int argc, char** argv) {
         i ? "," : "", JsonString(c.name).c_str(), c.ms.size(), med, p10, p90, mean, mn,
         c.max_rss_kib, c.bad_exits);
     json += buf;
+    // Every run in order: run r of every command was taken in the same round, so a report can
+    // pair two commands run by run (their difference then carries little of the machine's drift).
+    json.pop_back();
+    json += ",\"samples_ms\":[";
+    for (size_t r = 0; r < c.ms.size(); ++r) {
+      std::snprintf(buf, sizeof buf, "%s%.4f", r ? "," : "", c.ms[r]);
+      json += buf;
+    }
+    json += "]}";
   }
   json += "}\n";
   if (!json_out.empty() && !WriteFile(json_out, json)) return 1;

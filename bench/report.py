@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import statistics
 
 WORKLOADS = [("cmd200", "200-byte shell commands (Bash)"), ("prompt", "prompts (UserPromptSubmit)"),
              ("write4k", "4 KiB written content (Write)"), ("write1m", "1 MiB written content (Write)"),
@@ -383,31 +384,37 @@ def render(res, plot_name):
         goals.append(("Session memory in process, 100k-value ledger (issue 14)",
                       "decide grows by <= 1 µs", "+%s (%s against %s)" % (t(mem - alone), t(mem), t(alone)),
                       ok(mem - alone <= 1000)))
-    hs = res.cold.get("doberman-guard hook --state-dir (100k ledger)", {}).get("median_ms")
-    g0 = res.cold.get("doberman-guard hook", {}).get("median_ms")
-    if hs and g0:
-        goals.append(("Session memory, whole hook process (issue 14)", "<= 0.3 ms over the stateless hook",
-                      "+%s (%s against %s)" % (ms(hs - g0), ms(hs), ms(g0)), ok(hs - g0 <= 0.3)))
-    # The same goal for a typed prompt turn (repeat record and style baseline; one that asks for
-    # nothing sensitive, outside every repeat window: docs/session-memory.md).
-    prompt_mem = res.cold.get("doberman-guard hook --state-dir (100k ledger), typed prompt",
-                              {}).get("median_ms")
-    prompt_alone = res.cold.get("doberman-guard hook, typed prompt", {}).get("median_ms")
-    if prompt_mem and prompt_alone:
-        diff = prompt_mem - prompt_alone
-        goals.append(("Session memory, whole hook process, typed prompt turn (issue 14)",
-                      "<= 0.3 ms over the stateless hook",
-                      "%s%s (%s against %s)" % ("+" if diff >= 0 else "-", ms(abs(diff)),
-                                                ms(prompt_mem), ms(prompt_alone)),
-                      ok(diff <= 0.3)))
+    # Whole-process rows compare two commands of the same interleaved rounds: the goal is judged on
+    # the median of their run-by-run differences (a pair shares the machine's state of the moment,
+    # which moved the difference of the two medians by a few tenths of a millisecond between
+    # runs); the difference of the medians is shown beside it.
+    def memory_row(title, with_memory, without, against):
+        a, b = res.cold.get(with_memory, {}), res.cold.get(without, {})
+        if not a.get("median_ms") or not b.get("median_ms"):
+            return
+        pairs = [x - y for x, y in zip(a.get("samples_ms", []), b.get("samples_ms", []))]
+        paired = statistics.median(pairs) if pairs else a["median_ms"] - b["median_ms"]
+        signed = lambda d: ("+" if d >= 0 else "-") + ms(abs(d))
+        goals.append((title, "<= 0.3 ms over " + against,
+                      "%s run by run (medians %s against %s: %s)" % (
+                          signed(paired), ms(a["median_ms"]), ms(b["median_ms"]),
+                          signed(a["median_ms"] - b["median_ms"])),
+                      ok(paired <= 0.3)))
+    memory_row("Session memory, whole hook process (issue 14)",
+               "doberman-guard hook --state-dir (100k ledger)", "doberman-guard hook",
+               "the stateless hook")
+    # The same goal for prompt turns: one that asks for nothing sensitive and one that does (its
+    # style check reads the person's baseline), outside every repeat window (docs/session-memory.md).
+    memory_row("Session memory, whole hook process, typed prompt turn (issue 14)",
+               "doberman-guard hook --state-dir (100k ledger), typed prompt",
+               "doberman-guard hook, typed prompt", "the stateless hook")
+    memory_row("Session memory, whole hook process, sensitive prompt turn (issue 14)",
+               "doberman-guard hook --state-dir (100k ledger), sensitive prompt",
+               "doberman-guard hook, sensitive prompt", "the stateless hook")
     # The same goal where the store stays open: the client of a service with and without memory.
-    cs = res.cold.get("doberman-hook via the service --state-dir (100k ledger)", {}).get("median_ms")
-    c0 = res.cold.get("doberman-hook via the service", {}).get("median_ms")
-    if cs and c0:
-        goals.append(("Session memory, whole hook process through the service (issue 14)",
-                      "<= 0.3 ms over the client of a service without memory",
-                      "%s%s (%s against %s)" % ("+" if cs >= c0 else "-", ms(abs(cs - c0)), ms(cs), ms(c0)),
-                      ok(cs - c0 <= 0.3)))
+    memory_row("Session memory, whole hook process through the service (issue 14)",
+               "doberman-hook via the service --state-dir (100k ledger)", "doberman-hook via the service",
+               "the client of a service without memory")
     # the warm service (issue 15)
     # The empty program is linked exactly as the client is (musl when installed); the glibc static
     # PIE beside it is the usual "static C program" and is shown for the record.
