@@ -16,7 +16,6 @@ constexpr const char* kHintsFile = "ledger.hints";
 // "DOBHINT1" read as a native integer: a file written by a machine of the other byte order does not
 // match and is rebuilt.
 constexpr uint64_t kMagic = 0x32544e4948424f44ULL;  // "DOBHINT2" (1 had no blocked-turn bound)
-constexpr size_t kBootIdBytes = 40;
 constexpr size_t kMagicAt = 0, kInodeAt = 8, kBootAt = 16, kHandoffAt = 56, kAddedAt = 64,
                  kBlockedTurnAt = 72;
 constexpr size_t kHeader = 128;
@@ -49,22 +48,6 @@ std::string PathOf(const std::string& dir) { return dir + "/" + kHintsFile; }
 
 }  // namespace
 
-std::string BootId() {
-  // Read once per process; a function-local static is initialized exactly once even when the
-  // service's workers open their stores at the same moment (a flag and a string set by hand raced).
-  static const std::string cached = [] {
-    std::string id;
-    const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return id;
-    char buf[64];
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    ::close(fd);
-    if (n >= 32) id.assign(buf, static_cast<size_t>(n) < kBootIdBytes ? n : kBootIdBytes);
-    return id;
-  }();
-  return cached;
-}
-
 LedgerHints::~LedgerHints() { Close(); }
 
 void LedgerHints::Close() {
@@ -83,10 +66,8 @@ bool HeaderFits(const uint8_t* bytes, uint64_t db_inode, const std::string& boot
   uint64_t magic = 0, inode = 0;
   std::memcpy(&magic, bytes + kMagicAt, sizeof magic);
   std::memcpy(&inode, bytes + kInodeAt, sizeof inode);
-  std::string padded = boot;
-  padded.resize(kBootIdBytes, '\0');
-  return magic == kMagic && inode == db_inode &&
-         std::memcmp(bytes + kBootAt, padded.data(), kBootIdBytes) == 0;
+  return magic == kMagic && inode == db_inode && boot.size() == kBootIdBytes &&
+         std::memcmp(bytes + kBootAt, boot.data(), kBootIdBytes) == 0;
 }
 
 }  // namespace

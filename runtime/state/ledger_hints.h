@@ -85,9 +85,6 @@ class LedgerHints {
   std::string temp_;    // the file being built by Rebuild
 };
 
-// The kernel's boot id (empty when it cannot be read: hints are then never trusted).
-std::string BootId();
-
 }  // namespace doberman::state
 
 #endif  // DOBERMAN_STATE_LEDGER_HINTS_H_

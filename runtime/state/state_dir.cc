@@ -219,6 +219,25 @@ bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at) {
   return true;
 }
 
+std::string BootId() {
+  // Read once per process; a function-local static is initialized exactly once even when the
+  // service's workers open their stores at the same moment (a flag and a string set by hand raced).
+  static const std::string cached = [] {
+    std::string id;
+    const int fd = ::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return id;
+    char buf[64];
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    ::close(fd);
+    if (n >= 32) {
+      id.assign(buf, std::min(static_cast<size_t>(n), kBootIdBytes));
+      id.resize(kBootIdBytes, '\0');
+    }
+    return id;
+  }();
+  return cached;
+}
+
 void ReadUpTo(int fd, size_t max, std::string* out) {
   // Sized by the file (plus a page, for a writer that appends meanwhile), not by `max`: zeroing a
   // bound of hundreds of kilobytes cost more than reading a journal of a few.

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -94,6 +95,12 @@ bool WriteAllAt(int fd, const uint8_t* bytes, size_t n, off_t at);
 // Up to `max` bytes of `fd` from its start into `out` (pread, retrying short reads and EINTR; it
 // stops at the end of the file or an error, so `out` may be shorter than the file).
 void ReadUpTo(int fd, size_t max, std::string* out);
+
+// The kernel's boot id, zero padded to kBootIdBytes, or empty when it cannot be read. Files in the
+// directory that are not synced (ledger.hints, the style journal's base) name the boot they were
+// written in and are trusted in that boot only, never when the id cannot be read.
+inline constexpr size_t kBootIdBytes = 40;
+std::string BootId();
 
 // "`what` `path`: strerror(errno)".
 std::string ErrnoMessage(const std::string& what, const std::string& path);

@@ -756,6 +756,23 @@ bool StateStore::TakeHandoff(const Fingerprint& session, int64_t now, bool* acti
   return true;
 }
 
+namespace {
+
+// A style_baseline row's turns and stats (columns `at` and `at + 1`) into `baseline`; a row whose
+// stats are not the expected size is left as a fresh baseline (unreadable: start over).
+void DecodeStyle(sqlite3_stmt* q, int at, StyleBaseline* baseline) {
+  *baseline = StyleBaseline{};
+  constexpr int kBytes = static_cast<int>(2 * kStyleFeatures * sizeof(double));
+  if (sqlite3_column_bytes(q, at + 1) != kBytes) return;
+  baseline->turns = sqlite3_column_int64(q, at);
+  const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q, at + 1));
+  std::memcpy(baseline->mean.data(), p, kStyleFeatures * sizeof(double));
+  std::memcpy(baseline->m2.data(), p + kStyleFeatures * sizeof(double),
+              kStyleFeatures * sizeof(double));
+}
+
+}  // namespace
+
 bool StateStore::LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, std::string* error) {
   *baseline = StyleBaseline{};
   Stmt q(db_, "SELECT turns, stats FROM style_baseline WHERE entity=?");
@@ -764,13 +781,7 @@ bool StateStore::LoadStyle(const Fingerprint& entity, StyleBaseline* baseline, s
   const int rc = q.Step();
   if (rc == SQLITE_DONE) return true;
   if (rc != SQLITE_ROW) return (*error = DbError(db_, "style"), false);
-  constexpr int kBytes = static_cast<int>(2 * kStyleFeatures * sizeof(double));
-  if (sqlite3_column_bytes(q.get(), 1) != kBytes) return true;  // unreadable: start over
-  baseline->turns = sqlite3_column_int64(q.get(), 0);
-  const auto* p = static_cast<const uint8_t*>(sqlite3_column_blob(q.get(), 1));
-  std::memcpy(baseline->mean.data(), p, kStyleFeatures * sizeof(double));
-  std::memcpy(baseline->m2.data(), p + kStyleFeatures * sizeof(double),
-              kStyleFeatures * sizeof(double));
+  DecodeStyle(q.get(), 0, baseline);
   return true;
 }
 
@@ -816,14 +827,14 @@ bool StateStore::FoldStyleUpdates(size_t* skipped, std::string* error) {
 
 bool StateStore::LoadAllStyles(std::vector<EntityBaseline>* out, std::string* error) {
   out->clear();
-  Stmt q(db_, "SELECT entity FROM style_baseline");
+  Stmt q(db_, "SELECT entity, turns, stats FROM style_baseline");
   if (!q.ok()) return (*error = DbError(db_, "style"), false);
   int rc = SQLITE_DONE;
   while ((rc = q.Step()) == SQLITE_ROW) {
     EntityBaseline e;
     if (sqlite3_column_bytes(q.get(), 0) != static_cast<int>(e.entity.size())) continue;
     std::memcpy(e.entity.data(), sqlite3_column_blob(q.get(), 0), e.entity.size());
-    if (!LoadStyle(e.entity, &e.baseline, error)) return false;
+    DecodeStyle(q.get(), 1, &e.baseline);
     out->push_back(e);
   }
   if (rc != SQLITE_DONE) return (*error = DbError(db_, "style"), false);

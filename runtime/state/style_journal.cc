@@ -9,8 +9,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "ledger_hints.h"
-
 namespace doberman::state {
 namespace {
 
@@ -20,8 +18,7 @@ constexpr size_t kHeader = sizeof kMagic + sizeof(uint32_t);  // magic, base siz
 constexpr size_t kFeatureBytes = kStyleFeatures * sizeof(double);
 constexpr size_t kCheckBytes = 16;
 constexpr size_t kRecord = sizeof(Fingerprint) + kFeatureBytes + kCheckBytes;
-constexpr size_t kBootBytes = 40;
-constexpr size_t kBaseHead = sizeof(uint64_t) + kBootBytes + sizeof(uint32_t);
+constexpr size_t kBaseHead = sizeof(uint64_t) + kBootIdBytes + sizeof(uint32_t);
 constexpr size_t kEntry = sizeof(Fingerprint) + sizeof(int64_t) + 2 * kFeatureBytes;
 constexpr size_t kMaxBase = kBaseHead + kMaxStyleBaseEntities * kEntry + kCheckBytes;
 constexpr size_t kMaxJournal = kHeader + kMaxBase + (kMaxStyleUpdates + 1) * kRecord;
@@ -70,12 +67,6 @@ Check BaseCheck(const Key& key, const uint8_t* file, size_t base_size) {
   return CheckOf(key, "doberman style base v1", file, kHeader + base_size - kCheckBytes);
 }
 
-std::string PaddedBoot() {
-  std::string boot = BootId();
-  boot.resize(kBootBytes, '\0');
-  return boot;
-}
-
 uint32_t BaseSizeOf(std::string_view data) {
   uint32_t size = 0;
   std::memcpy(&size, data.data() + sizeof kMagic, sizeof size);
@@ -90,7 +81,9 @@ std::string Serialize(const Key& key, uint64_t db_inode, const std::vector<Entit
   const auto base_size = static_cast<uint32_t>(kBaseHead + base.size() * kEntry + kCheckBytes);
   out.append(reinterpret_cast<const char*>(&base_size), sizeof base_size);
   out.append(reinterpret_cast<const char*>(&db_inode), sizeof db_inode);
-  out += PaddedBoot();
+  // Zeros when the boot id cannot be read: such a base is never current (BaseIsCurrent).
+  const std::string boot = BootId();
+  out += boot.empty() ? std::string(kBootIdBytes, '\0') : boot;
   const auto count = static_cast<uint32_t>(base.size());
   out.append(reinterpret_cast<const char*>(&count), sizeof count);
   for (const EntityBaseline& e : base) {
@@ -122,13 +115,13 @@ bool ParseBase(const Key& key, std::string_view data, StyleJournalContents* out)
   const auto* file = reinterpret_cast<const uint8_t*>(data.data());
   const uint8_t* p = file + kHeader;
   uint32_t count = 0;
-  std::memcpy(&count, p + sizeof(uint64_t) + kBootBytes, sizeof count);
+  std::memcpy(&count, p + sizeof(uint64_t) + kBootIdBytes, sizeof count);
   if (base_size != kBaseHead + size_t{count} * kEntry + kCheckBytes) return false;
   const Check check = BaseCheck(key, file, base_size);
   if (sodium_memcmp(check.data(), file + kHeader + base_size - kCheckBytes, kCheckBytes) != 0)
     return false;
   std::memcpy(&out->base_db_inode, p, sizeof out->base_db_inode);
-  out->base_boot.assign(reinterpret_cast<const char*>(p + sizeof(uint64_t)), kBootBytes);
+  out->base_boot.assign(reinterpret_cast<const char*>(p + sizeof(uint64_t)), kBootIdBytes);
   p += kBaseHead;
   for (uint32_t i = 0; i < count; ++i, p += kEntry) {
     EntityBaseline e;
@@ -144,6 +137,12 @@ bool ParseBase(const Key& key, std::string_view data, StyleJournalContents* out)
     out->base.push_back(e);
   }
   return true;
+}
+
+// A base written for the database whose inode is `db_inode`, in this boot (whose id could be read).
+bool BaseIsCurrent(const StyleJournalContents& j, uint64_t db_inode) {
+  const std::string boot = BootId();
+  return j.has_base && j.base_db_inode == db_inode && !boot.empty() && j.base_boot == boot;
 }
 
 std::string PathOf(const StateDir& dir) { return dir.path + "/" + kStyleJournalFile; }
@@ -246,7 +245,7 @@ bool ReadStyleBaseline(const StateDir& dir, uint64_t db_inode, const Fingerprint
     return false;
   }
   const StyleJournalContents j = ParseStyleJournal(dir.key, data);
-  if (!j.has_base || j.base_db_inode != db_inode || j.base_boot != PaddedBoot()) return false;
+  if (!BaseIsCurrent(j, db_inode)) return false;
   *out = StyleBaseline{};
   for (const EntityBaseline& e : j.base) {
     if (e.entity == entity) *out = e.baseline;
@@ -267,9 +266,7 @@ bool FoldStyleJournal(const StateDir& dir, uint64_t db_inode, int timeout_ms,
   ReadUpTo(fd, kMaxJournal, &data);
   const StyleJournalContents j = ParseStyleJournal(dir.key, data);
   *skipped = j.skipped;
-  const bool base_current =
-      j.has_base && j.base_db_inode == db_inode && j.base_boot == PaddedBoot();
-  if (j.updates.empty() && j.skipped == 0 && base_current) return true;
+  if (j.updates.empty() && j.skipped == 0 && BaseIsCurrent(j, db_inode)) return true;
   std::vector<EntityBaseline> base;
   if (!apply(j.updates, &base)) return false;
   return WriteFresh(fd, Serialize(dir.key, db_inode, base), path, error);
