@@ -667,15 +667,17 @@ def render(res, plot_name):
         elif any(res.shared(db) is False for db in hc if len(db_scopes(db)) > 1):
             notes.append("Every pattern of a database applies to every scope it serves.")
         L += ["Hyperscan databases of the default pack, recompiled by `doberman-hs-cost` as the pack groups "
-              "them: as packed (generic platform, SOM where the pack asks for spans), tuned for this CPU, and "
-              "without any SOM; scan time per payload over the units of the scopes each serves.%s" % (
+              "them: as packed (generic platform, SOM where the pack asks for spans), tuned for this CPU, "
+              "without any SOM, and with every pattern single-match (what reporting every match end of the "
+              "validated and mention-capped patterns costs: single-match cannot judge a second value); scan "
+              "time per payload over the units of the scopes each serves.%s" % (
                   "".join(" " + x for x in notes)), "",
-              "| database (scopes it serves) | patterns (SOM) | packed | host-tuned | no SOM |%s" % (
+              "| database (scopes it serves) | patterns (SOM) | packed | host-tuned | no SOM | all single-match |%s" % (
                   " one database per scope instead |" if alt else ""),
-              "|---|---|---|---|---|%s" % ("---|" if alt else "")]
+              "|---|---|---|---|---|---|%s" % ("---|" if alt else "")]
         for scope, v in hc.items():
             cells = []
-            for var in ("packed", "host", "no_som") + (("per_scope",) if alt else ()):
+            for var in ("packed", "host", "no_som", "single") + (("per_scope",) if alt else ()):
                 x = v.get("variants", {}).get(var)
                 if var == "per_scope" and scope not in alt:
                     cells.append("(serves one scope)" if len(db_scopes(scope)) == 1 else "n/a")
