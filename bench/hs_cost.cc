@@ -10,11 +10,11 @@
 //
 // For each database as the pack groups them (one may serve several scopes; the export lists the
 // groups): size and scan time per payload for the set as packed, the same set tuned for this CPU,
-// the set without any SOM and the set with every pattern single-match; then every pattern compiled alone, ranked by its scan time over the
-// database's units, to name the patterns that cost the most. With --marginal, also what each
-// pattern adds to its database as packed: the set compiled without it, bytes and scan time saved
-// (slow: one compile per pattern). A pattern's size alone says little about what it adds to a set;
-// this does.
+// the set without any SOM and the set with every pattern single-match; then every pattern compiled
+// alone, ranked by its scan time over the database's units, to name the patterns that cost the
+// most. With --marginal, also what each pattern adds to its database as packed: the set compiled
+// without it, bytes and scan time saved (slow: one compile per pattern). A pattern's size alone
+// says little about what it adds to a set; this does.
 //
 // --onepass-out writes the independent floor issue 17 measures against (not the pack's layout):
 // for each call field, one database holding every trigger pattern of every scope the field feeds
@@ -106,7 +106,7 @@ bool Compile(const std::vector<const Pattern*>& ps, Variant v, Db* out) {
     exprs.push_back(ps[i]->regex.c_str());
     const bool som = ps[i]->som && v != Variant::kNoSom;
     flags.push_back(ps[i]->flags | (v == Variant::kJoined ? HS_FLAG_MULTILINE : 0u) |
-                    (som ? HS_FLAG_SOM_LEFTMOST
+                    (som                                           ? HS_FLAG_SOM_LEFTMOST
                      : ps[i]->every_match && v != Variant::kSingle ? 0u
                                                                    : HS_FLAG_SINGLEMATCH));
     ids.push_back(static_cast<unsigned>(i));
