@@ -203,6 +203,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     RecordLoopVariable(lv, i + 1, e);
   } else if (argv0 == "read") {
     RecordReadVariables(lv, i + 1, e, depth, pipeline);
+  } else if (argv0 == "mapfile" || argv0 == "readarray") {
+    RecordMapfileArray(lv, i + 1, e, depth, pipeline);
   }
   std::string* s = NewSegment();
   if (s == nullptr) return;

@@ -127,7 +127,7 @@ struct SegmentList {
     std::vector<std::string> call_args;
     size_t fn_calls = 0;
     size_t call_arg_count = 0;
-    std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf,
+    std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf, read_input,
         printf_words;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
     // writes, and what a base64 or hex decoder makes of it.

@@ -343,6 +343,7 @@ struct ShellNormalizer::Impl {
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
   void RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline);
+  void RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);

