@@ -89,6 +89,9 @@ void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const Co
 void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth,
                                         size_t pipeline, bool with_redirs) {
   if (ctx.stop) return;
+  // Whether this command is a `while` or `until` loop's condition (read below); any command ends
+  // it.
+  const bool loop_condition = std::exchange(loop_condition_next, false);
   auto next = [&](size_t i) { return NextWord(lv, i, e); };
   auto skip_assignments = [&](size_t i) {
     while (i < e && IsAssignment(lv, lv.words[i])) i = next(i + 1);
@@ -202,9 +205,9 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   } else if (argv0 == "for") {
     RecordLoopVariable(lv, i + 1, e);
   } else if (argv0 == "read") {
-    RecordReadVariables(lv, i + 1, e, depth, pipeline);
+    RecordReadVariables(lv, i + 1, e, depth, pipeline, loop_condition);
   } else if (argv0 == "mapfile" || argv0 == "readarray") {
-    RecordMapfileArray(lv, i + 1, e, depth, pipeline);
+    RecordMapfileArray(lv, i + 1, e, depth, pipeline, loop_condition);
   }
   std::string* s = NewSegment();
   if (s == nullptr) return;

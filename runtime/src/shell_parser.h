@@ -220,6 +220,9 @@ struct Ctx {
   // shell: they are not its commands).
   enum class Piped : uint8_t { kEmpty, kLiteral, kDecoded, kPaths } piped = Piped::kEmpty;
   size_t piped_depth = 0;
+  // Bytes LoopFeed may still look ahead over (each `while read` loop searches for its `done`): a
+  // line of many loops without one cannot make the search quadratic.
+  size_t loop_feed_budget = 256 * 1024;
   size_t piped_pipeline = 0;
 
   Level& Lv(size_t depth) { return out->scratch.levels[depth]; }
@@ -276,6 +279,8 @@ struct ShellNormalizer::Impl {
   std::string_view in;
   size_t pos = 0;
   bool in_array = false;  // reading an array's elements: `(` after `NAME=` there is not another
+  bool loop_condition_next =
+      false;  // `while` / `until` was read: the next command is its condition
 
   int At(size_t i) const { return i < in.size() ? static_cast<unsigned char>(in[i]) : -1; }
 
@@ -342,8 +347,11 @@ struct ShellNormalizer::Impl {
   size_t RememberVariable(std::string_view name, std::string_view raw, bool append);
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
-  void RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline);
-  void RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline);
+  void RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
+                           bool loop_condition);
+  void RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
+                          bool loop_condition);
+  std::string_view LoopFeed(size_t from) const;
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);

@@ -237,6 +237,7 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
     }
     if (v == "if" || v == "then" || v == "else" || v == "elif" || v == "fi" || v == "do" ||
         v == "done" || v == "while" || v == "until" || v == "!" || v == "coproc") {
+      loop_condition_next = v == "while" || v == "until";  // before drop(), which ends `v`
       drop();
       return true;
     }

