@@ -352,6 +352,8 @@ struct ShellNormalizer::Impl {
   void RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
                           bool loop_condition);
   std::string_view LoopFeed(size_t from) const;
+  bool KnownStdin(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
+                  bool loop_condition);
   void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);

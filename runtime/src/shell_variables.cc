@@ -639,6 +639,24 @@ std::string_view ShellNormalizer::Impl::LoopFeed(size_t from) const {
   return {};
 }
 
+// Whether the stdin of the command of words [j, e) (a read or mapfile) is known text, copied then
+// into Scratch::read_input (RememberVariable writes the other scratch buffers): what a command
+// earlier in its pipeline prints (NotePipedData), its own here-string or `< <(echo WORDS)`, or,
+// for a loop's condition, what the loop's `done` is fed.
+bool ShellNormalizer::Impl::KnownStdin(const Level& lv, size_t j, size_t e, size_t depth,
+                                       size_t pipeline, bool loop_condition) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if ((ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
+      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
+    sc.read_input.assign(sc.piped);
+    return true;
+  }
+  std::string_view redirected = KnownRedirectedInput(lv, j, e);
+  if (redirected.empty() && loop_condition) redirected = LoopFeed(pos);
+  sc.read_input.assign(redirected);
+  return !redirected.empty();
+}
+
 // `read [OPTIONS] NAME...` fed known text: in a pipeline after a command that prints known words
 // (an echo or printf of literals, the paths `find` or `ls` is given), or by a here-string or a
 // literal `< <(echo WORDS)`. Each NAME stands for every word, as a loop variable does, so
@@ -649,15 +667,8 @@ std::string_view ShellNormalizer::Impl::LoopFeed(size_t from) const {
 // done <<< /` reads as deleting /.
 void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth,
                                                 size_t pipeline, bool loop_condition) {
-  const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
-                     ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
+  if (!KnownStdin(lv, j, e, depth, pipeline, loop_condition)) return;
   SegmentList::Scratch& sc = ctx.out->scratch;
-  std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
-  if (!piped && redirected.empty() && loop_condition) redirected = LoopFeed(pos);
-  if (!piped && redirected.empty()) return;
-  // RememberVariable writes the scratch buffers: the input is copied out of them first.
-  std::string& input = sc.read_input;
-  input.assign(piped ? std::string_view(sc.piped) : redirected);
   for (; j < e; ++j) {
     const Word& w = lv.words[j];
     if ((w.flags & kRedir) != 0) continue;
@@ -669,7 +680,7 @@ void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_
       continue;
     }
     if (!IsName(v)) continue;
-    const size_t slot = RememberVariable(v, input, /*append=*/false);
+    const size_t slot = RememberVariable(v, sc.read_input, /*append=*/false);
     if (slot != std::string::npos) sc.var_is_list[slot] = 1;
   }
 }
@@ -679,12 +690,8 @@ void ShellNormalizer::Impl::RecordReadVariables(const Level& lv, size_t j, size_
 // as deleting /.
 void ShellNormalizer::Impl::RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth,
                                                size_t pipeline, bool loop_condition) {
-  const bool piped = (ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kPaths) &&
-                     ctx.piped_depth == depth && ctx.piped_pipeline == pipeline;
+  if (!KnownStdin(lv, j, e, depth, pipeline, loop_condition)) return;
   SegmentList::Scratch& sc = ctx.out->scratch;
-  std::string_view redirected = piped ? std::string_view() : KnownRedirectedInput(lv, j, e);
-  if (!piped && redirected.empty() && loop_condition) redirected = LoopFeed(pos);
-  if (!piped && redirected.empty()) return;
   std::string_view name = "MAPFILE";
   for (; j < e; ++j) {
     const Word& w = lv.words[j];
@@ -697,9 +704,7 @@ void ShellNormalizer::Impl::RecordMapfileArray(const Level& lv, size_t j, size_t
     }
     if (IsName(v)) name = v;
   }
-  std::string& input = sc.read_input;
-  input.assign(piped ? std::string_view(sc.piped) : redirected);
-  const size_t slot = RememberVariable(name, input, /*append=*/false);
+  const size_t slot = RememberVariable(name, sc.read_input, /*append=*/false);
   if (slot != std::string::npos) sc.var_is_list[slot] = 1;
 }
 
