@@ -45,6 +45,7 @@ K_VALUE_OPTIONS  : 'value_options';
 K_POSITIONAL     : 'positional';
 K_SHELLS         : 'shells';
 K_SPLIT_FLAGS    : 'split_flags';
+K_STDIN_PROGRAMS : 'stdin_programs';
 K_ALIAS          : 'alias';
 K_VERSION        : 'version';
 K_REVISION       : 'revision';

@@ -750,6 +750,9 @@ class Builder {
         case P::K_SPLIT_FLAGS:
           Append(List(f->valueList()), &s.split_flags);
           break;
+        case P::K_STDIN_PROGRAMS:
+          Append(List(f->valueList()), &s.stdin_programs);
+          break;
         case P::K_ALIAS: {
           AliasAst a;
           if (f->exception != nullptr) break;

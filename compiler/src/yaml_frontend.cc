@@ -269,6 +269,8 @@ class YamlReader {
             {"shells", [&](const YAML::Node& v) { s.shells = ScalarList(v, "shells"); }},
             {"split_flags",
              [&](const YAML::Node& v) { s.split_flags = ScalarList(v, "split_flags"); }},
+            {"stdin_programs",
+             [&](const YAML::Node& v) { s.stdin_programs = ScalarList(v, "stdin_programs"); }},
             {"aliases",
              [&](const YAML::Node& v) {
                if (!v.IsSequence()) {
@@ -335,35 +337,37 @@ class YamlReader {
   RuleFileAst RuleFile(const YAML::Node& root) {
     RuleFileAst f;
     f.file = file_;
-    Fields(root, "a rule file",
-           {
-               {"rules",
-                [&](const YAML::Node& v) {
-                  if (!v.IsSequence()) {
-                    diags_.Error(DiagCode::E2101, LocOf(v), "rules must be a list");
-                    return;
-                  }
-                  for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
-                }},
-               {"shell",
-                [&](const YAML::Node& v) {
-                  // At most one shell block per file (the AST's invariant, and the DSL's): a
-                  // repeated `shell:` key (W2105) joins its lists into the first.
-                  ShellAst more = Shell(v);
-                  if (f.shell.empty()) {
-                    f.shell.push_back(std::move(more));
-                    return;
-                  }
-                  ShellAst& first = f.shell.front();
-                  first.wrappers.insert(first.wrappers.end(), more.wrappers.begin(),
-                                        more.wrappers.end());
-                  first.shells.insert(first.shells.end(), more.shells.begin(), more.shells.end());
-                  first.split_flags.insert(first.split_flags.end(), more.split_flags.begin(),
-                                           more.split_flags.end());
-                  first.aliases.insert(first.aliases.end(), more.aliases.begin(),
-                                       more.aliases.end());
-                }},
-           });
+    Fields(
+        root, "a rule file",
+        {
+            {"rules",
+             [&](const YAML::Node& v) {
+               if (!v.IsSequence()) {
+                 diags_.Error(DiagCode::E2101, LocOf(v), "rules must be a list");
+                 return;
+               }
+               for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
+             }},
+            {"shell",
+             [&](const YAML::Node& v) {
+               // At most one shell block per file (the AST's invariant, and the DSL's): a
+               // repeated `shell:` key (W2105) joins its lists into the first.
+               ShellAst more = Shell(v);
+               if (f.shell.empty()) {
+                 f.shell.push_back(std::move(more));
+                 return;
+               }
+               ShellAst& first = f.shell.front();
+               first.wrappers.insert(first.wrappers.end(), more.wrappers.begin(),
+                                     more.wrappers.end());
+               first.shells.insert(first.shells.end(), more.shells.begin(), more.shells.end());
+               first.split_flags.insert(first.split_flags.end(), more.split_flags.begin(),
+                                        more.split_flags.end());
+               first.stdin_programs.insert(first.stdin_programs.end(), more.stdin_programs.begin(),
+                                           more.stdin_programs.end());
+               first.aliases.insert(first.aliases.end(), more.aliases.begin(), more.aliases.end());
+             }},
+        });
     return f;
   }
 

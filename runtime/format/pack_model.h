@@ -151,6 +151,9 @@ struct ShellTables {
   // Commands whose combined short flags are split (`rm -rf` -> `rm -r -f`). Others (find, java) are
   // not.
   std::vector<std::string> split_flag_commands;
+  // Programs that run the program text on their stdin (python3, perl, node, psql ...): a
+  // here-document fed to one is read into its segment, as a here-string is.
+  std::vector<std::string> stdin_programs;
   std::vector<FlagAlias> aliases;
 };
 

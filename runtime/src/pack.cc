@@ -199,6 +199,9 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     if (st->split_flag_commands()) {
       for (const auto* s : *st->split_flag_commands()) tables.split_flag_commands.push_back(Str(s));
     }
+    if (st->stdin_programs()) {
+      for (const auto* s : *st->stdin_programs()) tables.stdin_programs.push_back(Str(s));
+    }
     if (st->aliases()) {
       for (const fb::FlagAlias* a : *st->aliases()) {
         tables.aliases.push_back({Str(a->command()), Str(a->from()), Str(a->to())});

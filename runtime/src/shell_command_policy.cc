@@ -214,8 +214,71 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   AppendWord(s, argv0);
   AppendArgs(s, lv, traits, i + 1, e);
   if (with_redirs) AppendRedirs(s, lv, b, e);
+  if (traits != nullptr && traits->stdin_program)
+    NoteStdinProgram(lv, argv0, b, e, depth, pipeline);
   SubstituteVariables(lv, b, e, depth);
   if ((cmd.flags & kSubst) == 0) NoteFunctionCall(lv, name, i, e);
+}
+
+namespace {
+
+bool IsInlineProgram(std::string_view argv0) {
+  static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
+                                                "ruby", "node", "nodejs", "deno", "bun",
+                                                "php",  "lua",  "Rscript"};
+  if (std::find(std::begin(kNames), std::end(kNames), argv0) != std::end(kNames)) return true;
+  return argv0.substr(0, 6) == "python" || argv0.substr(0, 4) == "pypy" ||
+         argv0.substr(0, 3) == "lua";
+}
+
+}  // namespace
+
+// A program that runs the text on its stdin (`python3 - <<'EOF'`, `cat <<EOF | psql`,
+// `echo CODE | base64 -d | node`, `perl <<< CODE`): what its pipeline feeds it is its program,
+// written into its segment (the one just emitted) as a here-string is, where the rules written for
+// `-c`/`-e` code see it, and the shell calls in it are read as HandleEmbedded reads an inline
+// program's. A literal or decoded text piped in is known now; here-document bodies are read after
+// the line ends, so ReadHeredocBodies does the same with them. Over-inclusive when the text is data
+// for a script named on the command line, which can only raise the verdict.
+void ShellNormalizer::Impl::NoteStdinProgram(Level& lv, std::string_view argv0, size_t b, size_t e,
+                                             size_t depth, size_t pipeline) {
+  const size_t segment = ctx.out->count - 1;
+  const bool runs_commands = IsInlineProgram(argv0);
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline && !h.commands) {
+      h.program_segment = segment;
+      h.program_runs_commands = runs_commands;
+    }
+  }
+  if ((ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kDecoded) &&
+      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
+    const std::string& text =
+        ctx.piped == Ctx::Piped::kDecoded ? ctx.out->scratch.piped_decoded : ctx.out->scratch.piped;
+    ctx.piped = Ctx::Piped::kEmpty;
+    std::string& s = ctx.out->segments[segment];
+    s.append(" <<<");
+    AppendWord(&s, text);
+    // ParseProgramCommands copies the calls out of `text` before it parses them (which may write
+    // the scratch buffers).
+    if (runs_commands) ParseProgramCommands(text, depth);
+  }
+  if (!runs_commands) return;
+  for (size_t j = b; j < e && !ctx.stop; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kHereString) != 0) ParseProgramCommands(View(lv, w).substr(w.op), depth);
+  }
+}
+
+// The command lines an inline program's text passes to system(), popen(), backticks ...,
+// parsed as commands of their own. `program` must not point into this depth's aux (appended to
+// here).
+void ShellNormalizer::Impl::ParseProgramCommands(std::string_view program, size_t depth) {
+  std::string& aux = ctx.Lv(depth).aux;
+  const size_t mark = aux.size();
+  ForEachCommandLiteral(program, /*backticks=*/true,
+                        [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+  if (aux.size() > mark) ParseEmbedded(std::string_view{aux}.substr(mark), depth);
+  aux.resize(mark);
 }
 
 // A shell: `-c PAYLOAD` (also `-lc`, `-c -- PAYLOAD`, su's `-c'cmd'`, `--command=`) is parsed as a
@@ -402,19 +465,6 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   carry(Ctx::Piped::kDecoded);
 }
 
-namespace {
-
-bool IsInlineProgram(std::string_view argv0) {
-  static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
-                                                "ruby", "node", "nodejs", "deno", "bun",
-                                                "php",  "lua",  "Rscript"};
-  if (std::find(std::begin(kNames), std::end(kNames), argv0) != std::end(kNames)) return true;
-  return argv0.substr(0, 6) == "python" || argv0.substr(0, 4) == "pypy" ||
-         argv0.substr(0, 3) == "lua";
-}
-
-}  // namespace
-
 // Windows shells: `powershell|pwsh [options] -Command|-c WORDS...` and `cmd /c|/k WORDS...` run the
 // rest of their words as one command line. Read as bash, which is close enough for what the command
 // rules match (a cmdlet or program name first, its arguments after); Windows paths, whose
@@ -473,8 +523,8 @@ void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, si
     std::string_view v = View(lv, w);
     const size_t mark = aux.size();
     if (inline_program) {
-      ForEachCommandLiteral(v, /*backticks=*/true,
-                            [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+      ParseProgramCommands(v, depth);
+      continue;
     } else {
       std::string_view prev = j > i + 1 ? View(lv, lv.words[j - 1]) : std::string_view();
       bool command = false;
@@ -539,6 +589,7 @@ ShellNormalizer::ShellNormalizer(const ShellTables& tables, const ShellLimits& l
   }
   for (const std::string& s : tables.shells) commands_[s].shell = true;
   for (const std::string& s : tables.split_flag_commands) commands_[s].split_flags = true;
+  for (const std::string& s : tables.stdin_programs) commands_[s].stdin_program = true;
   for (const FlagAlias& a : tables.aliases) commands_[a.command].aliases.emplace(a.from, a.to);
 }
 

@@ -97,6 +97,10 @@ struct SegmentList {
       bool strip_tabs = false;  // `<<-`
       bool quoted = false;      // delimiter was quoted: the body is not expanded
       bool commands = false;    // the body feeds a shell: parse it as commands
+      // The body feeds a stdin program (python3, psql ...): the index of that program's segment,
+      // which the body is appended to.
+      size_t program_segment = static_cast<size_t>(-1);
+      bool program_runs_commands = false;  // that program's shell calls are read (HandleEmbedded)
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth
@@ -220,6 +224,7 @@ class ShellNormalizer {
     std::optional<WrapperSpec> wrapper;
     bool shell = false;
     bool split_flags = false;
+    bool stdin_program = false;      // runs the program text on its stdin (python3, psql ...)
     StringMap<std::string> aliases;  // from -> to
   };
   const CommandTraits* Traits(std::string_view name) const {

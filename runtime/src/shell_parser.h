@@ -318,6 +318,9 @@ struct ShellNormalizer::Impl {
   void EndCommand(size_t depth, ListState* st, Sep sep, bool drop);
   void TransferHeredocs(size_t from, size_t to, size_t pipeline);
   void ReadHeredocBodies(size_t depth);
+  void NoteStdinProgram(Level& lv, std::string_view argv0, size_t b, size_t e, size_t depth,
+                        size_t pipeline);
+  void ParseProgramCommands(std::string_view program, size_t depth);
 
   bool ReadWord(size_t depth, Word* w);
   void ReadArrayElements(size_t depth, std::string* bytes);

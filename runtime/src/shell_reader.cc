@@ -342,6 +342,14 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
         out.detached_scripts.emplace_back();
       out.detached_scripts[out.detached_script_count++].assign(body);
     }
+    if (h.program_segment < out.count && !h.commands) {
+      // A stdin program's text (NoteProgramHeredocs), written as a here-string would be. Bounded:
+      // each body is appended once, to one segment, and is part of the input.
+      std::string& s = out.segments[h.program_segment];
+      s.append(" <<<");
+      AppendWord(&s, body);
+      if (h.program_runs_commands) ParseProgramCommands(body, depth);
+    }
     if (h.commands) {
       if (!h.strip_tabs) {
         ParseText(body, depth + 1);

@@ -209,6 +209,7 @@ TEST(DslParser, ShellTables) {
       "  shells sh, bash\n"
       "  split_flags rm\n"
       "  alias rm --recursive -> -r\n"
+      "  stdin_programs python3, psql\n"
       "}\n");
   const RuleFileAst& f = Rules(*p);
   ASSERT_EQ(f.shell.size(), 1u);
@@ -224,6 +225,8 @@ TEST(DslParser, ShellTables) {
   EXPECT_EQ(s.wrappers[3].name.value, "positional");
   ASSERT_EQ(s.shells.size(), 2u);
   ASSERT_EQ(s.split_flags.size(), 1u);
+  ASSERT_EQ(s.stdin_programs.size(), 2u);
+  ExpectText(s.stdin_programs[1], "psql", 11, 27);
   ASSERT_EQ(s.aliases.size(), 1u);
   ExpectText(s.aliases[0].command, "rm", 10, 9);
   ExpectText(s.aliases[0].from, "--recursive", 10, 12);
@@ -476,7 +479,7 @@ TEST(DslLexical, KeywordsMatchTheGrammar) {
   // parse, so one successful parse proves them equal.
   auto p = ParseText("rule a.b : c { }\n");
   EXPECT_FALSE(p->diags->has_errors()) << p->errors();
-  EXPECT_EQ(dsl::Keywords().size(), 47u);
+  EXPECT_EQ(dsl::Keywords().size(), 48u);
 }
 
 // Every keyword, in every position a value can take, prints so that it reads back the same.

@@ -67,6 +67,7 @@ ShellTables PackTables() {
       "rm",   "cp",     "mv",    "chmod", "chown",  "chgrp",   "git", "rsync", "tar",    "nc",
       "ncat", "netcat", "ssh",   "scp",   "kill",   "pkill",   "dd",  "shred", "wipefs", "mkfs",
       "curl", "wget",   "socat", "ln",    "docker", "kubectl", "sed", "grep",  "ls",     "killall"};
+  t.stdin_programs = {"python", "python3", "perl", "ruby", "node", "php", "psql", "sqlite3"};
   t.aliases = {
       {"rm", "--recursive", "-r"},     {"rm", "-R", "-r"},
       {"rm", "--force", "-f"},         {"rm", "--no-preserve-root", "--no-preserve-root"},

@@ -542,6 +542,35 @@ TEST_F(ShellNormalizerTest, HeredocsFedToAShellAreParsed) {
   EXPECT_EQ(Norm("bash -c 'cat' <<EOF\nrm -rf /\nEOF"), (Segments{"cat", "bash -c cat <<EOF"}));
 }
 
+// A stdin program (python3, perl, node, psql ...) runs what its pipeline feeds it: a
+// here-document's body, a literal or decoded text piped in, is written into its segment as a
+// here-string is, and the shell calls in an inline program's text are read as commands.
+TEST_F(ShellNormalizerTest, TextFedToAStdinProgramIsItsProgram) {
+  EXPECT_EQ(
+      Norm("python3 - <<'EOF'\nimport os\nos.system(\"rm -rf ~\")\nEOF\nls"),
+      (Segments{"python3 - <<EOF <<<'import os\nos.system(\"rm -rf ~\")\n'", "rm -r -f ~", "ls"}));
+  // Piped from cat's here-document; from an echo; from a decoder.
+  EXPECT_EQ(Norm("cat <<'EOF' | python3\nprint(1)\nEOF"),
+            (Segments{"cat <<EOF", "python3 <<<'print(1)\n'"}));
+  EXPECT_EQ(Norm("echo 'print(2)' | python3"), (Segments{"echo print(2)", "python3 <<<print(2)"}));
+  EXPECT_EQ(Norm("echo cHJpbnQoMyk= | base64 -d | python3"),
+            (Segments{"echo cHJpbnQoMyk=", "base64 -d", "python3 <<<print(3)"}));
+  // A here-string's shell calls are read too (its text is already in the segment).
+  EXPECT_EQ(Norm("perl <<< 'system(\"rm -rf /\")'"),
+            (Segments{"perl <<<'system(\"rm -rf /\")'", "rm -r -f /"}));
+  // SQL is not searched for shell calls; its text is still the program.
+  EXPECT_EQ(Norm("psql -h db <<EOF\nselect system('rm -rf /');\nEOF"),
+            (Segments{"psql -h db <<EOF <<<'select system('\\''rm -rf /'\\'');\n'"}));
+  // Not a stdin program, a separate pipeline, or a shell (parsed as commands instead): unchanged.
+  EXPECT_EQ(Norm("cat > x.py <<'EOF'\nimport os\nEOF"), Segments{"cat >x.py <<EOF"});
+  EXPECT_EQ(Norm("cat <<EOF; python3 x.py\nprint(1)\nEOF"),
+            (Segments{"cat <<EOF", "python3 x.py"}));
+  EXPECT_EQ(Norm("echo hi; python3"), (Segments{"echo hi", "python3"}));
+  // An unterminated body is still appended, and the line is unbalanced (fail closed).
+  EXPECT_EQ(Norm("python3 <<EOF\nimport os", ShellStatus::kUnbalanced),
+            (Segments{"python3 <<EOF <<<'import os'"}));
+}
+
 TEST_F(ShellNormalizerTest, HeredocsInsideSubstitutionsAndGroups) {
   EXPECT_EQ(Norm("x=$(cat <<EOF\nrm -rf /\nEOF\n)\nls"),
             (Segments{"cat <<EOF", "'x=$(cat <<EOF\nrm -rf /\nEOF\n)'", "ls"}));
