@@ -101,6 +101,7 @@ struct SegmentList {
       // which the body is appended to.
       size_t program_segment = static_cast<size_t>(-1);
       bool program_runs_commands = false;  // that program's shell calls are read (HandleEmbedded)
+      bool remote_script = false;          // feeds the shell of another machine (ssh host <<EOF)
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth
@@ -202,7 +203,12 @@ class ShellNormalizer {
   //    compose run|exec SERVICE CMD`) is a command of this line, read from its words; the command
   //    ssh or kubectl exec|run|debug (after `--`) sends to another machine is handed over in
   //    detached_scripts instead, and ssh's ProxyCommand/LocalCommand is parsed here
-  //    (shell_remote_commands.cc);
+  //    (shell_remote_commands.cc); so are the here-documents and here-strings ssh (with no remote
+  //    command, or a remote shell without -c) or `kubectl exec -- sh` feeds the remote shell;
+  //  - a stdin program (the pack's stdin_programs: python3, perl, node, psql, sftp ...) gets what
+  //    its pipeline feeds it - a here-document's body (without its last line break), an echoed
+  //    or decoded literal - written into its segment after `<<<`, as a here-string is written,
+  //    and an inline program's shell calls in that text are parsed as above;
   //  - Windows shells' command lines (`powershell|pwsh ... -Command WORDS`, `cmd /c|/k WORDS`) are
   //    parsed like a -c payload (read as bash: cmdlet names and arguments, not Windows paths).
   ShellStatus Normalize(std::string_view command, SegmentList* out) const;

@@ -337,7 +337,7 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
     SegmentList& out = *ctx.out;
     if (!h.commands && out.detached_script_count < SegmentList::kMaxDetachedScripts &&
-        IsShellScript({}, body)) {
+        (h.remote_script || IsShellScript({}, body))) {
       if (out.detached_scripts.size() == out.detached_script_count)
         out.detached_scripts.emplace_back();
       out.detached_scripts[out.detached_script_count++].assign(body);
@@ -345,9 +345,12 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     if (h.program_segment < out.count && !h.commands) {
       // A stdin program's text (NoteProgramHeredocs), written as a here-string would be. Bounded:
       // each body is appended once, to one segment, and is part of the input.
+      // Without the body's last line break, so it reads as the same text given as a here-string.
+      std::string_view text = body;
+      if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
       std::string& s = out.segments[h.program_segment];
       s.append(" <<<");
-      AppendWord(&s, body);
+      AppendWord(&s, text);
       if (h.program_runs_commands) ParseProgramCommands(body, depth);
     }
     if (h.commands) {

@@ -22,6 +22,7 @@
 namespace doberman::internal {
 
 using shell_parser::EqualsAsciiCaseless;
+using shell_parser::Heredoc;
 using shell_parser::Level;
 using shell_parser::NextWord;
 using shell_parser::View;
@@ -112,6 +113,58 @@ size_t SkipOptions(const Level& lv, size_t j, size_t e, const OptionGrammar& g) 
 
 }  // namespace
 
+// Whether words k.. start a shell (after sudo) that reads its commands from stdin: a shell with no
+// -c and no script operand (`bash`, `sh -s`, `sudo bash -s -- arg`). ssh joins its words with
+// spaces for the remote shell, so a word holding spaces (`ssh host 'bash -s'`) is read as its
+// parts.
+bool ShellNormalizer::Impl::RunsShellFromStdin(const Level& lv, size_t k, size_t e) const {
+  enum class Want { kProgram, kOptions } want = Want::kProgram;
+  bool shell = false;
+  for (; k < e; k = NextWord(lv, k + 1, e)) {
+    const std::string_view word = View(lv, lv.words[k]);
+    for (size_t p = 0; p < word.size();) {
+      const size_t end = std::min(word.find(' ', p), word.size());
+      const std::string_view v = word.substr(p, end - p);
+      p = end + 1;
+      if (v.empty()) continue;
+      if (want == Want::kProgram) {
+        if (v == "sudo" || v[0] == '-') continue;  // sudo and its flags
+        const CommandTraits* traits = norm.Traits(shell_parser::Basename(v));
+        shell = traits != nullptr && traits->shell;
+        if (!shell) return false;
+        want = Want::kOptions;
+        continue;
+      }
+      if (v == "--") return true;
+      if (v[0] != '-') return false;  // a script operand
+      if (v.size() > 1 && v[1] != '-' && v.find('c') != std::string_view::npos) return false;
+    }
+  }
+  return shell;
+}
+
+// The remote shell of `ssh host <<'EOF' ... EOF` (or `kubectl exec -i pod -- sh`) runs what this
+// pipeline feeds it: its here-documents become detached scripts when their bodies are read, and a
+// here-string is one now.
+void ShellNormalizer::Impl::DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline) {
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline && !h.commands) h.remote_script = true;
+  }
+  SegmentList& out = *ctx.out;
+  for (size_t j = i; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & shell_parser::kHereString) == 0 ||
+        out.detached_script_count >= SegmentList::kMaxDetachedScripts) {
+      continue;
+    }
+    if (out.detached_scripts.size() == out.detached_script_count)
+      out.detached_scripts.emplace_back();
+    std::string& script = out.detached_scripts[out.detached_script_count++];
+    script.assign(View(lv, w).substr(w.op));
+    script.push_back('\n');
+  }
+}
+
 void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv0, size_t i,
                                                 size_t e, size_t depth, size_t pipeline) {
   static constexpr std::string_view kContainerTools[] = {"docker", "podman", "nerdctl",
@@ -149,7 +202,12 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
       }
     }
     const size_t host = SkipOptions(lv, first, e, kSsh);
-    if (host < e) detach_from(host + 1);
+    if (host < e) {
+      detach_from(host + 1);
+      // No remote command, or a remote shell without -c: the remote shell runs ssh's stdin.
+      const size_t command = NextWord(lv, host + 1, e);
+      if (command >= e || RunsShellFromStdin(lv, command, e)) DetachRemoteStdin(lv, i, e, pipeline);
+    }
     return;
   }
   if (kube) {
@@ -159,7 +217,12 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
       const std::string_view v = View(lv, lv.words[k]);
       if (v == "exec" || v == "run" || v == "debug") runs = true;
       if (v == "--") {
-        if (runs) detach_from(k + 1);
+        if (runs) {
+          detach_from(k + 1);
+          const size_t command = NextWord(lv, k + 1, e);
+          if (command < e && RunsShellFromStdin(lv, command, e))
+            DetachRemoteStdin(lv, i, e, pipeline);
+        }
         return;
       }
     }

@@ -521,6 +521,31 @@ TEST_F(ShellNormalizerTest, HeredocScriptsWrittenToFilesAreHandedOver) {
   EXPECT_EQ(out.detached_script_count, 0u);
 }
 
+// ssh with no remote command, or with a remote shell that reads stdin, sends its here-documents and
+// here-strings to that shell: they are handed over as scripts run elsewhere (judged like ssh's
+// remote command), with or without a #! line. kubectl exec ... -- sh the same.
+TEST_F(ShellNormalizerTest, StdinOfARemoteShellIsARemoteScript) {
+  auto detached = [&](std::string_view command) {
+    SegmentList out;
+    EXPECT_EQ(norm_.Normalize(command, &out), ShellStatus::kOk) << command;
+    return Segments(
+        out.detached_scripts.begin(),
+        out.detached_scripts.begin() + static_cast<std::ptrdiff_t>(out.detached_script_count));
+  };
+  EXPECT_EQ(detached("ssh prod <<'EOF'\nrm -rf /\nEOF"), Segments{"rm -rf /\n"});
+  EXPECT_EQ(detached("ssh -p 22 prod 'bash -s' <<'EOF'\nrm -rf /\nEOF"),
+            (Segments{"bash -s\n", "rm -rf /\n"}));
+  EXPECT_EQ(detached("ssh prod sudo bash <<< 'rm -rf /'"), (Segments{"sudo bash\n", "rm -rf /\n"}));
+  EXPECT_EQ(detached("kubectl exec -i web-0 -- sh <<EOF\nrm -rf /\nEOF"),
+            (Segments{"sh\n", "rm -rf /\n"}));
+  // A remote command that is not a shell reading stdin: its stdin is data.
+  EXPECT_EQ(detached("ssh prod 'cat > notes' <<'EOF'\nrm -rf /\nEOF"), Segments{"cat > notes\n"});
+  EXPECT_EQ(detached("ssh prod bash -c ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c ls\n"});
+  EXPECT_EQ(detached("ssh prod bash deploy.sh <<'EOF'\nrm -rf /\nEOF"),
+            Segments{"bash deploy.sh\n"});
+  EXPECT_EQ(detached("kubectl exec -i web-0 -- cat <<EOF\nrm -rf /\nEOF"), Segments{"cat\n"});
+}
+
 TEST_F(ShellNormalizerTest, UnquotedHeredocSubstitutionsRun) {
   EXPECT_EQ(Norm("cat <<EOF\nhello $(rm -rf /) `id`\nEOF"),
             (Segments{"cat <<EOF", "rm -r -f /", "id"}));
@@ -548,10 +573,11 @@ TEST_F(ShellNormalizerTest, HeredocsFedToAShellAreParsed) {
 TEST_F(ShellNormalizerTest, TextFedToAStdinProgramIsItsProgram) {
   EXPECT_EQ(
       Norm("python3 - <<'EOF'\nimport os\nos.system(\"rm -rf ~\")\nEOF\nls"),
-      (Segments{"python3 - <<EOF <<<'import os\nos.system(\"rm -rf ~\")\n'", "rm -r -f ~", "ls"}));
-  // Piped from cat's here-document; from an echo; from a decoder.
+      (Segments{"python3 - <<EOF <<<'import os\nos.system(\"rm -rf ~\")'", "rm -r -f ~", "ls"}));
+  // Piped from cat's here-document (without its last line break, as the same text given as a
+  // here-string reads); from an echo; from a decoder.
   EXPECT_EQ(Norm("cat <<'EOF' | python3\nprint(1)\nEOF"),
-            (Segments{"cat <<EOF", "python3 <<<'print(1)\n'"}));
+            (Segments{"cat <<EOF", "python3 <<<print(1)"}));
   EXPECT_EQ(Norm("echo 'print(2)' | python3"), (Segments{"echo print(2)", "python3 <<<print(2)"}));
   EXPECT_EQ(Norm("echo cHJpbnQoMyk= | base64 -d | python3"),
             (Segments{"echo cHJpbnQoMyk=", "base64 -d", "python3 <<<print(3)"}));
@@ -560,7 +586,7 @@ TEST_F(ShellNormalizerTest, TextFedToAStdinProgramIsItsProgram) {
             (Segments{"perl <<<'system(\"rm -rf /\")'", "rm -r -f /"}));
   // SQL is not searched for shell calls; its text is still the program.
   EXPECT_EQ(Norm("psql -h db <<EOF\nselect system('rm -rf /');\nEOF"),
-            (Segments{"psql -h db <<EOF <<<'select system('\\''rm -rf /'\\'');\n'"}));
+            (Segments{"psql -h db <<EOF <<<'select system('\\''rm -rf /'\\'');'"}));
   // Not a stdin program, a separate pipeline, or a shell (parsed as commands instead): unchanged.
   EXPECT_EQ(Norm("cat > x.py <<'EOF'\nimport os\nEOF"), Segments{"cat >x.py <<EOF"});
   EXPECT_EQ(Norm("cat <<EOF; python3 x.py\nprint(1)\nEOF"),
