@@ -541,6 +541,8 @@ TEST_F(ShellNormalizerTest, StdinOfARemoteShellIsARemoteScript) {
   // A remote command that is not a shell reading stdin: its stdin is data.
   EXPECT_EQ(detached("ssh prod 'cat > notes' <<'EOF'\nrm -rf /\nEOF"), Segments{"cat > notes\n"});
   EXPECT_EQ(detached("ssh prod bash -c ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c ls\n"});
+  EXPECT_EQ(detached("ssh prod bash -c -- ls <<'EOF'\nrm -rf /\nEOF"),
+            Segments{"bash -c -- ls\n"});
   EXPECT_EQ(detached("ssh prod bash deploy.sh <<'EOF'\nrm -rf /\nEOF"),
             Segments{"bash deploy.sh\n"});
   EXPECT_EQ(detached("kubectl exec -i web-0 -- cat <<EOF\nrm -rf /\nEOF"), Segments{"cat\n"});
