@@ -250,10 +250,13 @@ void ShellNormalizer::Impl::NoteStdinProgram(Level& lv, std::string_view argv0, 
       h.program_runs_commands = runs_commands;
     }
   }
-  if ((ctx.piped == Ctx::Piped::kLiteral || ctx.piped == Ctx::Piped::kDecoded) &&
-      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
-    const std::string& text =
-        ctx.piped == Ctx::Piped::kDecoded ? ctx.out->scratch.piped_decoded : ctx.out->scratch.piped;
+  const bool decoded = ctx.piped == Ctx::Piped::kDecoded;
+  const std::string& text = decoded ? ctx.out->scratch.piped_decoded : ctx.out->scratch.piped;
+  // An echoed word that names a variable (`printf "$X" | node`) is not known text: the program
+  // stays unseen (and its segment the one the unseen-program rules read).
+  const bool known = decoded || (ctx.piped == Ctx::Piped::kLiteral &&
+                                 text.find_first_of("$`") == std::string::npos);
+  if (known && ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
     ctx.piped = Ctx::Piped::kEmpty;
     std::string& s = ctx.out->segments[segment];
     s.append(" <<<");

@@ -541,8 +541,7 @@ TEST_F(ShellNormalizerTest, StdinOfARemoteShellIsARemoteScript) {
   // A remote command that is not a shell reading stdin: its stdin is data.
   EXPECT_EQ(detached("ssh prod 'cat > notes' <<'EOF'\nrm -rf /\nEOF"), Segments{"cat > notes\n"});
   EXPECT_EQ(detached("ssh prod bash -c ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c ls\n"});
-  EXPECT_EQ(detached("ssh prod bash -c -- ls <<'EOF'\nrm -rf /\nEOF"),
-            Segments{"bash -c -- ls\n"});
+  EXPECT_EQ(detached("ssh prod bash -c -- ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c -- ls\n"});
   EXPECT_EQ(detached("ssh prod bash deploy.sh <<'EOF'\nrm -rf /\nEOF"),
             Segments{"bash deploy.sh\n"});
   EXPECT_EQ(detached("kubectl exec -i web-0 -- cat <<EOF\nrm -rf /\nEOF"), Segments{"cat\n"});
@@ -581,6 +580,9 @@ TEST_F(ShellNormalizerTest, TextFedToAStdinProgramIsItsProgram) {
   EXPECT_EQ(Norm("cat <<'EOF' | python3\nprint(1)\nEOF"),
             (Segments{"cat <<EOF", "python3 <<<print(1)"}));
   EXPECT_EQ(Norm("echo 'print(2)' | python3"), (Segments{"echo print(2)", "python3 <<<print(2)"}));
+  // A word naming a variable is not known text: the program stays unseen.
+  EXPECT_EQ(Norm("printf \"$X\" | node"), (Segments{"printf $X", "node"}));
+  EXPECT_EQ(Norm("echo \"print($1)\" | python3"), (Segments{"echo print($1)", "python3"}));
   EXPECT_EQ(Norm("echo cHJpbnQoMyk= | base64 -d | python3"),
             (Segments{"echo cHJpbnQoMyk=", "base64 -d", "python3 <<<print(3)"}));
   // A here-string's shell calls are read too (its text is already in the segment).
