@@ -46,6 +46,7 @@ K_POSITIONAL     : 'positional';
 K_SHELLS         : 'shells';
 K_SPLIT_FLAGS    : 'split_flags';
 K_STDIN_PROGRAMS : 'stdin_programs';
+K_RUNNERS        : 'runners';
 K_ALIAS          : 'alias';
 K_VERSION        : 'version';
 K_REVISION       : 'revision';

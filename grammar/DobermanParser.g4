@@ -43,7 +43,7 @@ callField
 shellDecl   : K_SHELL LBRACE shellField* RBRACE;
 shellField
     : key=K_WRAPPERS LBRACE wrapper* RBRACE
-    | key=(K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS) valueList
+    | key=(K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS | K_RUNNERS) valueList
     | key=K_ALIAS command=value from=value ARROW to=value
     ;
 wrapper        : wrapperName wrapperOption*;
@@ -75,6 +75,6 @@ wrapperNameKeyword
     | K_MESSAGE | K_TAGS | K_ORIGINS | K_ANY | K_ALL | K_NONE | K_VALIDATORS | K_MIN_ENTROPY
     | K_MIN_LENGTH | K_PLACEHOLDER | K_EXEMPT | K_DECODE | K_MENTION | K_MENTION_MARKER | K_MATCH
     | K_PASS | K_TOOL | K_COMMAND | K_PATH | K_CWD | K_CONTENT | K_URL | K_PROMPT | K_ORIGIN
-    | K_ARGS | K_WRAPPERS | K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS | K_ALIAS | K_VERSION | K_REVISION
+    | K_ARGS | K_WRAPPERS | K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS | K_RUNNERS | K_ALIAS | K_VERSION | K_REVISION
     | K_EXPIRES | K_INCLUDE | K_EXCLUDE_RULES | K_PLATFORMS | K_LIMITS
     ;

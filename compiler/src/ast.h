@@ -73,7 +73,7 @@ struct AliasAst {
 
 struct ShellAst {
   std::vector<WrapperAst> wrappers;
-  std::vector<Text> shells, split_flags, stdin_programs;
+  std::vector<Text> shells, split_flags, stdin_programs, runners;
   std::vector<AliasAst> aliases;
   Loc loc;
 };

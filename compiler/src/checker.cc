@@ -306,6 +306,7 @@ class Checker {
     for (const Text& x : s.shells) t.shells.push_back(x.value);
     for (const Text& x : s.split_flags) t.split_flag_commands.push_back(x.value);
     for (const Text& x : s.stdin_programs) t.stdin_programs.push_back(x.value);
+    for (const Text& x : s.runners) t.runners.push_back(x.value);
     for (const AliasAst& a : s.aliases) {
       if (!a.command.present() || !a.from.present() || !a.to.present()) {
         diags_.Error(DiagCode::E2102, s.loc, "an alias needs command, from and to");

@@ -110,6 +110,7 @@ class Comparer {
            Texts(p + ".shells", a.shells, b.shells) &&
            Texts(p + ".split_flags", a.split_flags, b.split_flags) &&
            Texts(p + ".stdin_programs", a.stdin_programs, b.stdin_programs) &&
+           Texts(p + ".runners", a.runners, b.runners) &&
            Each<AliasAst>(p + ".aliases", a.aliases, b.aliases,
                           [&](const std::string& q, const AliasAst& x, const AliasAst& y) {
                             return T(q + ".command", x.command, y.command) &&

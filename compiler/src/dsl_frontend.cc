@@ -753,6 +753,9 @@ class Builder {
         case P::K_STDIN_PROGRAMS:
           Append(List(f->valueList()), &s.stdin_programs);
           break;
+        case P::K_RUNNERS:
+          Append(List(f->valueList()), &s.runners);
+          break;
         case P::K_ALIAS: {
           AliasAst a;
           if (f->exception != nullptr) break;

@@ -142,6 +142,7 @@ const std::vector<std::string>& Keywords() {
                                                      "shells",
                                                      "split_flags",
                                                      "stdin_programs",
+                                                     "runners",
                                                      "alias",
                                                      "version",
                                                      "revision",

@@ -341,6 +341,7 @@ class DslPrinter : public PrinterCore {
     List("shells", s.shells, s.loc);
     List("split_flags", s.split_flags, s.loc);
     List("stdin_programs", s.stdin_programs, s.loc);
+    List("runners", s.runners, s.loc);
     for (const AliasAst& a : s.aliases) {
       if (!a.command.present() || !a.from.present() || !a.to.present()) {
         Fail(s.loc, "an alias lacks its command, from or to; the DSL writes all three");

@@ -105,9 +105,10 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
     aliases.push_back(fb::CreateFlagAlias(b, b.CreateString(a.command), b.CreateString(a.from),
                                           b.CreateString(a.to)));
   }
-  auto shell = fb::CreateShellTables(b, b.CreateVector(wrappers), strings(pack.shell.shells),
-                                     strings(pack.shell.split_flag_commands),
-                                     b.CreateVector(aliases), strings(pack.shell.stdin_programs));
+  auto shell =
+      fb::CreateShellTables(b, b.CreateVector(wrappers), strings(pack.shell.shells),
+                            strings(pack.shell.split_flag_commands), b.CreateVector(aliases),
+                            strings(pack.shell.stdin_programs), strings(pack.shell.runners));
   const IrLimits& L = pack.limits;
   // CreateLimits takes the fields in schema order, which is the order of DOBERMAN_PACK_LIMITS
   // (limits_table_test fails otherwise).

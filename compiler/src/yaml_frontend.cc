@@ -271,6 +271,7 @@ class YamlReader {
              [&](const YAML::Node& v) { s.split_flags = ScalarList(v, "split_flags"); }},
             {"stdin_programs",
              [&](const YAML::Node& v) { s.stdin_programs = ScalarList(v, "stdin_programs"); }},
+            {"runners", [&](const YAML::Node& v) { s.runners = ScalarList(v, "runners"); }},
             {"aliases",
              [&](const YAML::Node& v) {
                if (!v.IsSequence()) {
@@ -365,6 +366,7 @@ class YamlReader {
                                         more.split_flags.end());
                first.stdin_programs.insert(first.stdin_programs.end(), more.stdin_programs.begin(),
                                            more.stdin_programs.end());
+               first.runners.insert(first.runners.end(), more.runners.begin(), more.runners.end());
                first.aliases.insert(first.aliases.end(), more.aliases.begin(), more.aliases.end());
              }},
         });

@@ -279,7 +279,7 @@ class YamlPrinter : public PrinterCore {
     Comments(s.loc, 0);
     out_ += "shell:";
     bool empty = s.wrappers.empty() && s.shells.empty() && s.split_flags.empty() &&
-                 s.stdin_programs.empty() && s.aliases.empty();
+                 s.stdin_programs.empty() && s.runners.empty() && s.aliases.empty();
     out_ += empty ? " {}\n" : "\n";
     if (!s.wrappers.empty()) {
       out_ += "  wrappers:\n";
@@ -297,6 +297,7 @@ class YamlPrinter : public PrinterCore {
     KeyList(2, "shells", s.shells, s.loc);
     KeyList(2, "split_flags", s.split_flags, s.loc);
     KeyList(2, "stdin_programs", s.stdin_programs, s.loc);
+    KeyList(2, "runners", s.runners, s.loc);
     if (!s.aliases.empty()) {
       out_ += "  aliases:\n";
       for (const AliasAst& a : s.aliases) {

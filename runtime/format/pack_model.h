@@ -154,6 +154,10 @@ struct ShellTables {
   // Programs that run the program text on their stdin (python3, perl, node, psql ...): a
   // here-document fed to one is read into its segment, as a here-string is.
   std::vector<std::string> stdin_programs;
+  // Commands that run another command in a prepared environment, as the words that start them
+  // ("uv run", "poetry run", "npx"): the command after them (and their options) is also a command
+  // of the line.
+  std::vector<std::string> runners;
   std::vector<FlagAlias> aliases;
 };
 

@@ -202,6 +202,9 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     if (st->stdin_programs()) {
       for (const auto* s : *st->stdin_programs()) tables.stdin_programs.push_back(Str(s));
     }
+    if (st->runners()) {
+      for (const auto* s : *st->runners()) tables.runners.push_back(Str(s));
+    }
     if (st->aliases()) {
       for (const fb::FlagAlias* a : *st->aliases()) {
         tables.aliases.push_back({Str(a->command()), Str(a->from()), Str(a->to())});

@@ -188,6 +188,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   HandleWindowsShell(lv, argv0, i, e, depth);
+  if (traits != nullptr && !traits->runners.empty())
+    HandleRunner(lv, *traits, i, e, depth, pipeline);
   if (traits != nullptr && traits->shell) {
     HandleShell(lv, b, i, e, depth, pipeline);
     ReadProcessSubstScript(lv, i, e, depth);
@@ -560,6 +562,66 @@ void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, si
   }
 }
 
+// A runner (`uv run`, `poetry run`, `npx`, `bundle exec` ...: the pack's runners table) runs the
+// command after its words and options in a prepared environment: that command is also a command of
+// this line (the runner's own segment stays, for the rules about the runner). Options before the
+// runner's words and after them are skipped; `--` ends them. Which options take a value is not
+// known here, so when the last option skipped could have taken the next word as its value, the
+// command is read from both words, and a later `--` (`aws-vault exec PROFILE -- CMD`) starts one
+// more reading (over-inclusive at worst).
+void ShellNormalizer::Impl::HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e,
+                                         size_t depth, size_t pipeline) {
+  auto next = [&](size_t k) { return NextWord(lv, k, e); };
+  auto is_option = [&](size_t k) {
+    const std::string_view v = View(lv, lv.words[k]);
+    return v.size() > 1 && v[0] == '-';
+  };
+  for (const std::vector<std::string>& words : traits.runners) {
+    size_t k = next(i + 1);
+    bool matched = true;
+    for (const std::string& word : words) {
+      // options before the word, and one value after each (`poetry -C app run`)
+      bool value_allowed = false;
+      while (k < e && View(lv, lv.words[k]) != word && (is_option(k) || value_allowed)) {
+        value_allowed = is_option(k) && View(lv, lv.words[k]).find('=') == std::string_view::npos;
+        k = next(k + 1);
+      }
+      if (k >= e || View(lv, lv.words[k]) != word) {
+        matched = false;
+        break;
+      }
+      k = next(k + 1);
+    }
+    if (!matched) continue;
+    bool maybe_value = false;  // the last option skipped may own the next word
+    while (k < e && is_option(k)) {
+      const std::string_view v = View(lv, lv.words[k]);
+      k = next(k + 1);
+      if (v == "--") {
+        maybe_value = false;
+        break;
+      }
+      maybe_value = v.find('=') == std::string_view::npos;
+    }
+    if (k >= e || ctx.stop) return;
+    size_t after_dashes = e;
+    for (size_t j = next(k + 1); j < e; j = next(j + 1)) {
+      if (View(lv, lv.words[j]) == "--") {
+        after_dashes = next(j + 1);
+        break;
+      }
+    }
+    const size_t after_value = maybe_value ? next(k + 1) : e;
+    const size_t starts[] = {k, after_value, after_dashes == after_value ? e : after_dashes};
+    for (const size_t start : starts) {
+      if (start < e && !ctx.stop && Enter(depth + 1)) {
+        EmitCommand(lv, start, e, depth + 1, pipeline, false);
+      }
+    }
+    return;
+  }
+}
+
 // find's -exec/-execdir/-ok/-okdir CMD ... ; (or {} +) run CMD: emit it as a segment of its own.
 void ShellNormalizer::Impl::HandleFindExec(Level& lv, size_t i, size_t e, size_t depth,
                                            size_t pipeline) {
@@ -593,6 +655,18 @@ ShellNormalizer::ShellNormalizer(const ShellTables& tables, const ShellLimits& l
   for (const std::string& s : tables.shells) commands_[s].shell = true;
   for (const std::string& s : tables.split_flag_commands) commands_[s].split_flags = true;
   for (const std::string& s : tables.stdin_programs) commands_[s].stdin_program = true;
+  for (const std::string& r : tables.runners) {
+    std::vector<std::string> words;
+    for (size_t p = 0; p < r.size();) {
+      const size_t end = std::min(r.find(' ', p), r.size());
+      if (end > p) words.emplace_back(r.substr(p, end - p));
+      p = end + 1;
+    }
+    if (words.empty()) continue;
+    const std::string name = words.front();
+    words.erase(words.begin());
+    commands_[name].runners.push_back(std::move(words));
+  }
   for (const FlagAlias& a : tables.aliases) commands_[a.command].aliases.emplace(a.from, a.to);
 }
 

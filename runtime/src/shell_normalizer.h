@@ -230,7 +230,9 @@ class ShellNormalizer {
     std::optional<WrapperSpec> wrapper;
     bool shell = false;
     bool split_flags = false;
-    bool stdin_program = false;      // runs the program text on its stdin (python3, psql ...)
+    bool stdin_program = false;  // runs the program text on its stdin (python3, psql ...)
+    // As a runner ("uv run", "npx"): the words that follow the name, one entry per runner.
+    std::vector<std::vector<std::string>> runners;
     StringMap<std::string> aliases;  // from -> to
   };
   const CommandTraits* Traits(std::string_view name) const {

@@ -320,6 +320,8 @@ struct ShellNormalizer::Impl {
   void ReadHeredocBodies(size_t depth);
   void DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline);
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
+  void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,
+                    size_t pipeline);
   void NoteStdinProgram(Level& lv, std::string_view argv0, size_t b, size_t e, size_t depth,
                         size_t pipeline);
   void ParseProgramCommands(std::string_view program, size_t depth);

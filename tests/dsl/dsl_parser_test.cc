@@ -210,6 +210,7 @@ TEST(DslParser, ShellTables) {
       "  split_flags rm\n"
       "  alias rm --recursive -> -r\n"
       "  stdin_programs python3, psql\n"
+      "  runners \"uv run\", npx\n"
       "}\n");
   const RuleFileAst& f = Rules(*p);
   ASSERT_EQ(f.shell.size(), 1u);
@@ -227,6 +228,8 @@ TEST(DslParser, ShellTables) {
   ASSERT_EQ(s.split_flags.size(), 1u);
   ASSERT_EQ(s.stdin_programs.size(), 2u);
   ExpectText(s.stdin_programs[1], "psql", 11, 27);
+  ASSERT_EQ(s.runners.size(), 2u);
+  EXPECT_EQ(s.runners[0].value, "uv run");
   ASSERT_EQ(s.aliases.size(), 1u);
   ExpectText(s.aliases[0].command, "rm", 10, 9);
   ExpectText(s.aliases[0].from, "--recursive", 10, 12);
@@ -479,7 +482,7 @@ TEST(DslLexical, KeywordsMatchTheGrammar) {
   // parse, so one successful parse proves them equal.
   auto p = ParseText("rule a.b : c { }\n");
   EXPECT_FALSE(p->diags->has_errors()) << p->errors();
-  EXPECT_EQ(dsl::Keywords().size(), 48u);
+  EXPECT_EQ(dsl::Keywords().size(), 49u);
 }
 
 // Every keyword, in every position a value can take, prints so that it reads back the same.

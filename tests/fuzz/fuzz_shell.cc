@@ -68,6 +68,7 @@ ShellTables PackTables() {
       "ncat", "netcat", "ssh",   "scp",   "kill",   "pkill",   "dd",  "shred", "wipefs", "mkfs",
       "curl", "wget",   "socat", "ln",    "docker", "kubectl", "sed", "grep",  "ls",     "killall"};
   t.stdin_programs = {"python", "python3", "perl", "ruby", "node", "php", "psql", "sqlite3"};
+  t.runners = {"uv run", "poetry run", "npx", "bundle exec", "aws-vault exec", "conda run"};
   t.aliases = {
       {"rm", "--recursive", "-r"},     {"rm", "-R", "-r"},
       {"rm", "--force", "-f"},         {"rm", "--no-preserve-root", "--no-preserve-root"},

@@ -41,6 +41,7 @@ inline ShellTables RealisticTables() {
   t.shells = {"sh", "bash", "zsh", "dash", "ksh", "su"};
   t.split_flag_commands = {"rm", "cp", "mv", "chmod", "chown", "chgrp", "ln", "shred"};
   t.stdin_programs = {"python3", "perl", "node", "psql"};
+  t.runners = {"uv run", "poetry run", "npx", "aws-vault exec"};
   t.aliases = {
       {"rm", "--recursive", "-r"},    {"rm", "-R", "-r"},
       {"rm", "--force", "-f"},        {"chmod", "--recursive", "-R"},

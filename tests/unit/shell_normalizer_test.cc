@@ -601,6 +601,28 @@ TEST_F(ShellNormalizerTest, TextFedToAStdinProgramIsItsProgram) {
             (Segments{"python3 <<EOF <<<'import os'"}));
 }
 
+// A runner's command is also a command of the line; the runner's segment stays.
+TEST_F(ShellNormalizerTest, ARunnersCommandIsACommandOfTheLine) {
+  EXPECT_EQ(Norm("uv run rm -rf /"), (Segments{"rm -r -f /", "uv run rm -rf /"}));
+  EXPECT_EQ(Norm("poetry -C app run --no-root rm -rf ~"),
+            (Segments{"rm -r -f ~", "-rf ~", "poetry -C app run --no-root rm -rf ~"}));
+  // An option's value read as the command, and the word after it: both readings.
+  EXPECT_EQ(Norm("uv run --with requests rm -rf /"),
+            (Segments{"requests rm -rf /", "rm -r -f /", "uv run --with requests rm -rf /"}));
+  EXPECT_EQ(Norm("uv run --frozen=true -- rm -rf /"),
+            (Segments{"rm -r -f /", "uv run --frozen=true -- rm -rf /"}));
+  EXPECT_EQ(Norm("npx rimraf ~"), (Segments{"rimraf ~", "npx rimraf ~"}));
+  EXPECT_EQ(Norm("aws-vault exec prod -- rm -rf /"),
+            (Segments{"prod -- rm -rf /", "rm -r -f /", "aws-vault exec prod -- rm -rf /"}));
+  // The runner's words must be there: `uv pip install` and `poetry add` are not runs.
+  EXPECT_EQ(Norm("uv pip install requests"), Segments{"uv pip install requests"});
+  EXPECT_EQ(Norm("poetry add requests"), Segments{"poetry add requests"});
+  EXPECT_EQ(Norm("uv run"), Segments{"uv run"});
+  // A stdin program run by a runner still reads its here-document.
+  EXPECT_EQ(Norm("uv run python3 - <<'EOF'\nprint(1)\nEOF"),
+            (Segments{"python3 - <<<print(1)", "uv run python3 - <<EOF"}));
+}
+
 TEST_F(ShellNormalizerTest, HeredocsInsideSubstitutionsAndGroups) {
   EXPECT_EQ(Norm("x=$(cat <<EOF\nrm -rf /\nEOF\n)\nls"),
             (Segments{"cat <<EOF", "'x=$(cat <<EOF\nrm -rf /\nEOF\n)'", "ls"}));
