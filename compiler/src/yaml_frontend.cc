@@ -338,38 +338,37 @@ class YamlReader {
   RuleFileAst RuleFile(const YAML::Node& root) {
     RuleFileAst f;
     f.file = file_;
-    Fields(
-        root, "a rule file",
-        {
-            {"rules",
-             [&](const YAML::Node& v) {
-               if (!v.IsSequence()) {
-                 diags_.Error(DiagCode::E2101, LocOf(v), "rules must be a list");
-                 return;
-               }
-               for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
-             }},
-            {"shell",
-             [&](const YAML::Node& v) {
-               // At most one shell block per file (the AST's invariant, and the DSL's): a
-               // repeated `shell:` key (W2105) joins its lists into the first.
-               ShellAst more = Shell(v);
-               if (f.shell.empty()) {
-                 f.shell.push_back(std::move(more));
-                 return;
-               }
-               ShellAst& first = f.shell.front();
-               first.wrappers.insert(first.wrappers.end(), more.wrappers.begin(),
-                                     more.wrappers.end());
-               first.shells.insert(first.shells.end(), more.shells.begin(), more.shells.end());
-               first.split_flags.insert(first.split_flags.end(), more.split_flags.begin(),
-                                        more.split_flags.end());
-               first.stdin_programs.insert(first.stdin_programs.end(), more.stdin_programs.begin(),
-                                           more.stdin_programs.end());
-               first.runners.insert(first.runners.end(), more.runners.begin(), more.runners.end());
-               first.aliases.insert(first.aliases.end(), more.aliases.begin(), more.aliases.end());
-             }},
-        });
+    Fields(root, "a rule file",
+           {
+               {"rules",
+                [&](const YAML::Node& v) {
+                  if (!v.IsSequence()) {
+                    diags_.Error(DiagCode::E2101, LocOf(v), "rules must be a list");
+                    return;
+                  }
+                  for (const YAML::Node& r : v) f.rules.push_back(Rule(r));
+                }},
+               {"shell",
+                [&](const YAML::Node& v) {
+                  // At most one shell block per file (the AST's invariant, and the DSL's): a
+                  // repeated `shell:` key (W2105) joins its lists into the first.
+                  ShellAst more = Shell(v);
+                  if (f.shell.empty()) {
+                    f.shell.push_back(std::move(more));
+                    return;
+                  }
+                  ShellAst& first = f.shell.front();
+                  auto join = [](auto& into, auto& from) {
+                    into.insert(into.end(), from.begin(), from.end());
+                  };
+                  join(first.wrappers, more.wrappers);
+                  join(first.shells, more.shells);
+                  join(first.split_flags, more.split_flags);
+                  join(first.stdin_programs, more.stdin_programs);
+                  join(first.runners, more.runners);
+                  join(first.aliases, more.aliases);
+                }},
+           });
     return f;
   }
 

@@ -260,18 +260,24 @@ void ShellNormalizer::Impl::NoteStdinProgram(Level& lv, std::string_view argv0, 
                                  text.find_first_of("$`") == std::string::npos);
   if (known && ctx.piped_depth == depth && ctx.piped_pipeline == pipeline) {
     ctx.piped = Ctx::Piped::kEmpty;
-    std::string& s = ctx.out->segments[segment];
-    s.append(" <<<");
-    AppendWord(&s, text);
-    // ParseProgramCommands copies the calls out of `text` before it parses them (which may write
-    // the scratch buffers).
-    if (runs_commands) ParseProgramCommands(text, depth);
+    WriteProgram(segment, text, runs_commands, depth);
   }
   if (!runs_commands) return;
   for (size_t j = b; j < e && !ctx.stop; ++j) {
     const Word& w = lv.words[j];
     if ((w.flags & kHereString) != 0) ParseProgramCommands(View(lv, w).substr(w.op), depth);
   }
+}
+
+// A stdin program's text, written into its segment as a here-string is written, and, for an inline
+// program, its shell calls parsed. `text` may be the scratch's piped text: ParseProgramCommands
+// copies the calls out of it before it parses them (which may write the scratch buffers).
+void ShellNormalizer::Impl::WriteProgram(size_t segment, std::string_view text, bool runs_commands,
+                                         size_t depth) {
+  std::string& s = ctx.out->segments[segment];
+  s.append(" <<<");
+  AppendWord(&s, text);
+  if (runs_commands) ParseProgramCommands(text, depth);
 }
 
 // The command lines an inline program's text passes to system(), popen(), backticks ...,
@@ -657,11 +663,9 @@ ShellNormalizer::ShellNormalizer(const ShellTables& tables, const ShellLimits& l
   for (const std::string& s : tables.stdin_programs) commands_[s].stdin_program = true;
   for (const std::string& r : tables.runners) {
     std::vector<std::string> words;
-    for (size_t p = 0; p < r.size();) {
-      const size_t end = std::min(r.find(' ', p), r.size());
-      if (end > p) words.emplace_back(r.substr(p, end - p));
-      p = end + 1;
-    }
+    size_t p = 0;
+    for (std::string_view w = NextSpaceSeparated(r, &p); !w.empty(); w = NextSpaceSeparated(r, &p))
+      words.emplace_back(w);
     if (words.empty()) continue;
     const std::string name = words.front();
     words.erase(words.begin());

@@ -143,6 +143,15 @@ inline std::string_view Basename(std::string_view v) {
   return v.substr(slash + 1);
 }
 
+// The next word of `s` separated by spaces, from *p on (empty when none is left); *p moves past it.
+// Table entries ("uv run") and words ssh joins for the remote shell are read this way.
+inline std::string_view NextSpaceSeparated(std::string_view s, size_t* p) {
+  while (*p < s.size() && s[*p] == ' ') ++*p;
+  const size_t begin = *p;
+  while (*p < s.size() && s[*p] != ' ') ++*p;
+  return s.substr(begin, *p - begin);
+}
+
 inline void Append(std::string* sink, std::string_view s) {
   if (sink != nullptr) sink->append(s);
 }
@@ -325,6 +334,7 @@ struct ShellNormalizer::Impl {
   void NoteStdinProgram(Level& lv, std::string_view argv0, size_t b, size_t e, size_t depth,
                         size_t pipeline);
   void ParseProgramCommands(std::string_view program, size_t depth);
+  void WriteProgram(size_t segment, std::string_view text, bool runs_commands, size_t depth);
 
   bool ReadWord(size_t depth, Word* w);
   void ReadArrayElements(size_t depth, std::string* bytes);

@@ -343,15 +343,12 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
       out.detached_scripts[out.detached_script_count++].assign(body);
     }
     if (h.program_segment < out.count && !h.commands) {
-      // A stdin program's text (NoteStdinProgram), written as a here-string would be, without the
-      // body's last line break, so that it reads as the same text given as a here-string. Bounded:
-      // each body is appended once, to one segment, and is part of the input.
+      // A stdin program's text (NoteStdinProgram), without the body's last line break, so that it
+      // reads as the same text given as a here-string. Bounded: each body is written once, to one
+      // segment, and is part of the input.
       std::string_view text = body;
       if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-      std::string& s = out.segments[h.program_segment];
-      s.append(" <<<");
-      AppendWord(&s, text);
-      if (h.program_runs_commands) ParseProgramCommands(body, depth);
+      WriteProgram(h.program_segment, text, h.program_runs_commands, depth);
     }
     if (h.commands) {
       if (!h.strip_tabs) {

@@ -122,11 +122,9 @@ bool ShellNormalizer::Impl::RunsShellFromStdin(const Level& lv, size_t k, size_t
   bool shell = false;
   for (; k < e; k = NextWord(lv, k + 1, e)) {
     const std::string_view word = View(lv, lv.words[k]);
-    for (size_t p = 0; p < word.size();) {
-      const size_t end = std::min(word.find(' ', p), word.size());
-      const std::string_view v = word.substr(p, end - p);
-      p = end + 1;
-      if (v.empty()) continue;
+    size_t p = 0;
+    for (std::string_view v = shell_parser::NextSpaceSeparated(word, &p); !v.empty();
+         v = shell_parser::NextSpaceSeparated(word, &p)) {
       if (want == Want::kProgram) {
         if (v == "sudo" || v[0] == '-') continue;  // sudo and its flags
         const CommandTraits* traits = norm.Traits(shell_parser::Basename(v));
