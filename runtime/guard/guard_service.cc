@@ -427,6 +427,18 @@ int Service::Run() {
     if (!state::OpenStateDir(o_.state_dir, &dir, &error))
       std::fprintf(stderr, "doberman-guard serve: %s\n", error.c_str());
   }
+  // A new pack file (written in place, or renamed over it as build tools and package managers do)
+  // reloads like SIGHUP. The directory is watched, since a rename replaces the file's inode, and
+  // before the first load: a file replaced after the load but before the watch would be missed.
+  const size_t slash = o_.pack.rfind('/');
+  const std::string pack_dir = slash == std::string::npos ? "." : o_.pack.substr(0, slash);
+  const std::string pack_name = slash == std::string::npos ? o_.pack : o_.pack.substr(slash + 1);
+  const int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch_fd >= 0 &&
+      ::inotify_add_watch(watch_fd, pack_dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
+    std::fprintf(stderr, "doberman-guard serve: cannot watch %s (reload with SIGHUP)\n",
+                 pack_dir.c_str());
+  }
   current_ = LoadGeneration();
   if (current_->loaded.scratch == nullptr || !current_->loaded.error.empty()) {
     // Still serve: every answer then refuses with the reason (the client never falls back to a
@@ -437,17 +449,6 @@ int Service::Run() {
   if (!Listen()) return 3;
   std::fprintf(stderr, "doberman-guard serve: listening on %s (%d workers)\n",
                activated_ ? "the socket systemd passed" : s_.socket.c_str(), s_.workers);
-  // A new pack file (written in place, or renamed over it as build tools and package managers do)
-  // reloads like SIGHUP. The directory is watched, since a rename replaces the file's inode.
-  const size_t slash = o_.pack.rfind('/');
-  const std::string pack_dir = slash == std::string::npos ? "." : o_.pack.substr(0, slash);
-  const std::string pack_name = slash == std::string::npos ? o_.pack : o_.pack.substr(slash + 1);
-  const int watch_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (watch_fd >= 0 &&
-      ::inotify_add_watch(watch_fd, pack_dir.c_str(), IN_CLOSE_WRITE | IN_MOVED_TO) < 0) {
-    std::fprintf(stderr, "doberman-guard serve: cannot watch %s (reload with SIGHUP)\n",
-                 pack_dir.c_str());
-  }
   std::vector<std::thread> workers;
   for (int i = 0; i < s_.workers; ++i) workers.emplace_back([this] { Worker(); });
   std::thread logger;
