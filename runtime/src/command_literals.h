@@ -6,36 +6,105 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string>
 #include <string_view>
 
 #include "shell_parser.h"
 
 namespace doberman::internal {
 
-// Calls `f` with each string literal `code` passes to a call that runs a command line (system,
-// popen, exec*, subprocess's run/call/check_output/Popen/getoutput, PHP's shell_exec/passthru),
-// each backtick literal (when `backticks`: Ruby, Perl, PHP, shell), and each literal awk reads with
-// `"..." | getline` or writes to with `print ... | "..."`. Literals are read up to the same quote
-// not escaped by a backslash; escapes are left in (over-inclusive at worst).
-template <typename F>
-void ForEachCommandLiteral(std::string_view code, bool backticks, F&& f) {
+namespace command_literals {
+
+// The literal from the quote at `q` up to the same quote not escaped by a backslash (escapes left
+// in: over-inclusive at worst); `*end` is the closing quote's index, or code.size() when there is
+// none (then the literal is empty).
+inline std::string_view LiteralAt(std::string_view code, size_t q, size_t* end) {
+  const char quote = code[q];
+  size_t k = q + 1;
+  while (k < code.size() && code[k] != quote) k += code[k] == '\\' ? 2 : 1;
+  *end = std::min(k, code.size());
+  return k < code.size() ? code.substr(q + 1, k - q - 1) : std::string_view();
+}
+
+inline size_t SkipBlanks(std::string_view code, size_t k) {
+  while (k < code.size() && (shell_parser::IsBlank(code[k]) || code[k] == '\n')) ++k;
+  return k;
+}
+
+// Appends `word` to `out` as one shell word (single-quoted, a quote in it as '\'').
+inline void AppendQuotedWord(std::string_view word, std::string* out) {
+  out->push_back('\'');
+  for (const char c : word) {
+    if (c == '\'') {
+      out->append("'\\''");
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('\'');
+}
+
+// An argument list at `k` (its '['): Python's ['rm', '-rf', path], Node's execFile('rm', [...]).
+// Appends each element to `out` as a shell word after a space: a string literal as itself, anything
+// else (a variable, a call, an f-string) as "$ARG", which the rules judge as a value they cannot
+// see. Returns the index after the closing ']', or where the list stopped reading as one.
+inline size_t AppendArgumentList(std::string_view code, size_t k, std::string* out) {
+  constexpr size_t kMaxElements = 256;
+  ++k;
+  for (size_t n = 0; n < kMaxElements; ++n) {
+    k = SkipBlanks(code, k);
+    if (k >= code.size() || code[k] == ']') break;
+    out->push_back(' ');
+    if (code[k] == '"' || code[k] == '\'') {
+      size_t end = 0;
+      AppendQuotedWord(LiteralAt(code, k, &end), out);
+      k = end + 1;
+    } else {
+      // An expression: up to the ',' or ']' that ends it, past brackets and quotes inside it.
+      out->append("\"$ARG\"");
+      size_t depth = 0;
+      for (; k < code.size(); ++k) {
+        const char c = code[k];
+        if (c == '"' || c == '\'') {
+          LiteralAt(code, k, &k);
+        } else if (c == '(' || c == '[' || c == '{') {
+          ++depth;
+        } else if (c == ')' || c == ']' || c == '}') {
+          if (depth == 0) break;
+          --depth;
+        } else if (c == ',' && depth == 0) {
+          break;
+        }
+      }
+    }
+    k = SkipBlanks(code, k);
+    if (k >= code.size() || code[k] != ',') break;
+    ++k;
+  }
+  return k < code.size() && code[k] == ']' ? k + 1 : k;
+}
+
+}  // namespace command_literals
+
+// Appends to `out`, one per line, each command line `code` passes to a call that runs one (system,
+// popen, exec*, subprocess's run/call/check_output/Popen/getoutput, Node's spawn/execFile, PHP's
+// shell_exec/passthru): a string literal as it stands, an argument list (['rm', '-rf', '/'], or
+// execFile's program and list) as its words; each backtick literal (when `backticks`: Ruby, Perl,
+// PHP, shell); and each literal awk reads with `"..." | getline` or writes to with
+// `print ... | "..."`. Appending to a caller's buffer keeps a warm normalizer free of allocations.
+inline void AppendCommandLiterals(std::string_view code, bool backticks, std::string* out) {
+  using command_literals::LiteralAt;
   static constexpr std::string_view kCalls[] = {
-      "system",    "popen",           "exec",         "execSync",   "shell_exec", "passthru",
-      "getoutput", "getstatusoutput", "check_output", "check_call", "call",       "run",
-      "Popen",     "spawnSync"};
-  auto literal_at = [&](size_t q, size_t* end) -> std::string_view {
-    const char quote = code[q];
-    size_t k = q + 1;
-    while (k < code.size() && code[k] != quote) k += code[k] == '\\' ? 2 : 1;
-    *end = k;
-    return k < code.size() ? code.substr(q + 1, k - q - 1) : std::string_view();
-  };
+      "system",    "popen",           "exec",         "execSync",   "shell_exec",  "passthru",
+      "getoutput", "getstatusoutput", "check_output", "check_call", "call",        "run",
+      "Popen",     "spawnSync",       "spawn",        "execFile",   "execFileSync"};
+  auto emit = [&](std::string_view line) { out->append(line).push_back('\n'); };
   for (size_t p = 0; p < code.size(); ++p) {
     const char c = code[p];
     if (c == '`' && backticks) {
       size_t end = 0;
-      const std::string_view lit = literal_at(p, &end);
-      if (!lit.empty()) f(lit);
+      const std::string_view lit = LiteralAt(code, p, &end);
+      if (!lit.empty()) emit(lit);
       p = end;
       continue;
     }
@@ -45,9 +114,9 @@ void ForEachCommandLiteral(std::string_view code, bool backticks, F&& f) {
       while (before > 0 && shell_parser::IsBlank(code[before - 1])) --before;
       const bool piped_into = before > 0 && code[before - 1] == '|';
       size_t end = 0;
-      const std::string_view lit = literal_at(p, &end);
+      const std::string_view lit = LiteralAt(code, p, &end);
       if (!lit.empty() && piped_into) {
-        f(lit);
+        emit(lit);
         p = end;
         continue;
       }
@@ -56,7 +125,7 @@ void ForEachCommandLiteral(std::string_view code, bool backticks, F&& f) {
       if (!lit.empty() && k < code.size() && code[k] == '|') {
         ++k;
         while (k < code.size() && shell_parser::IsBlank(code[k])) ++k;
-        if (code.substr(k, 7) == "getline") f(lit);
+        if (code.substr(k, 7) == "getline") emit(lit);
       }
       p = end;
       continue;
@@ -74,13 +143,32 @@ void ForEachCommandLiteral(std::string_view code, bool backticks, F&& f) {
       p = k - 1;
       continue;
     }
-    ++k;
-    while (k < code.size() && (shell_parser::IsBlank(code[k]) || code[k] == '[')) ++k;
-    if (k < code.size() && (code[k] == '"' || code[k] == '\'')) {
+    k = command_literals::SkipBlanks(code, k + 1);
+    if (k < code.size() && code[k] == '[') {
+      const size_t mark = out->size();
+      k = command_literals::AppendArgumentList(code, k, out);
+      if (out->size() > mark) {
+        out->erase(mark, 1);  // the first word's leading space
+        out->push_back('\n');
+      }
+      p = k - 1;
+    } else if (k < code.size() && (code[k] == '"' || code[k] == '\'')) {
       size_t end = 0;
-      const std::string_view lit = literal_at(k, &end);
-      if (!lit.empty()) f(lit);
+      const std::string_view lit = LiteralAt(code, k, &end);
       p = end;
+      if (lit.empty()) continue;
+      // execFile('rm', ['-rf', ...]): the program, then its argument list.
+      size_t after = command_literals::SkipBlanks(code, end + 1);
+      if (after < code.size() && code[after] == ',') {
+        after = command_literals::SkipBlanks(code, after + 1);
+        if (after < code.size() && code[after] == '[') {
+          command_literals::AppendQuotedWord(lit, out);
+          p = command_literals::AppendArgumentList(code, after, out) - 1;
+          out->push_back('\n');
+          continue;
+        }
+      }
+      emit(lit);
     } else {
       p = k - 1;
     }

