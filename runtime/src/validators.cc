@@ -22,13 +22,16 @@ constexpr bool EndsValueBackwards(char c) {
          c == '=' || c == ':' || c == ',' || c == '?' || c == '&' || c == '#';
 }
 bool IsQuote(char c) { return c == '"' || c == '\''; }
-// A quoted literal's value goes on through '#' ("Zq7mR2#pLw9": a password's symbol, not a URL
-// fragment or a comment, since the quotes enclose it). Given the value [b, e) that the stops bound
-// and `hard_begin`, where it would begin if '#' were no stop, returns where it begins: `hard_begin`
-// when the value stopped at '#', a same quote closes it at `e` and opens it just before
-// `hard_begin`; else `b`. ExtractValue and ForEachCarriedValue both decide through here.
+// The stops a quoted literal's value goes on through: '#', '&' and '?' ("Zq7mR2#pLw9",
+// "Tr0ub&4dor?x": a password's symbols, not a URL's fragment or query or a comment, since the
+// quotes enclose them; a query's `&name=` still stops the value at its '=').
+constexpr bool PassesInQuotes(char c) { return c == '#' || c == '&' || c == '?'; }
+// Given the value [b, e) that the stops bound and `hard_begin`, where it would begin if
+// PassesInQuotes's stops were none, returns where it begins: `hard_begin` when the value stopped
+// at one of them, a same quote closes it at `e` and opens it just before `hard_begin`; else `b`.
+// ExtractValue and ForEachCarriedValue both decide through here.
 size_t QuotedValueBegin(std::string_view text, size_t b, size_t e, size_t hard_begin) {
-  if (hard_begin >= b || hard_begin == 0 || b == 0 || text[b - 1] != '#') return b;
+  if (hard_begin >= b || hard_begin == 0 || b == 0 || !PassesInQuotes(text[b - 1])) return b;
   if (e >= text.size() || !IsQuote(text[e]) || text[hard_begin - 1] != text[e]) return b;
   return hard_begin;
 }
@@ -193,7 +196,7 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     while (b > 0 && e - b < kMaxValue && !EndsValueBackwards(text[b - 1])) --b;
     size_t hard = b;
     while (hard > 0 && e - hard < kMaxValue &&
-           (text[hard - 1] == '#' || !EndsValueBackwards(text[hard - 1]))) {
+           (PassesInQuotes(text[hard - 1]) || !EndsValueBackwards(text[hard - 1]))) {
       --hard;
     }
     b = QuotedValueBegin(text, b, e, hard);
@@ -402,16 +405,16 @@ bool YieldValue(std::string_view run, size_t min_length,
 // ForEachCarriedValue's byte classes, one table lookup per byte (the walk runs over every outbound
 // call): the classes are exactly IsTokenChar (without '/', which ends a value) and
 // EndsValueBackwards.
-enum : uint8_t { kValueByte = 1, kStopByte = 2, kEqualsByte = 4, kHashByte = 8 };
+enum : uint8_t { kValueByte = 1, kStopByte = 2, kEqualsByte = 4, kPassesInQuotesByte = 8 };
 constexpr std::array<uint8_t, 256> kCarriedClass = [] {
   std::array<uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
     const auto u = static_cast<unsigned char>(c);
     if (IsTokenChar(u) && c != '/') t[c] |= kValueByte;
     if (EndsValueBackwards(static_cast<char>(c))) t[c] |= kStopByte;
+    if (PassesInQuotes(static_cast<char>(c))) t[c] |= kPassesInQuotesByte;
   }
   t['='] |= kEqualsByte;
-  t['#'] |= kHashByte;
   return t;
 }();
 
@@ -423,7 +426,7 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
   const size_t n = text.size();
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
   size_t last_stop = SIZE_MAX;       // last backward stop before the current '=' block
-  size_t last_hard_stop = SIZE_MAX;  // the same, '#' not counted (QuotedValueBegin)
+  size_t last_hard_stop = SIZE_MAX;  // the same, PassesInQuotes's stops not counted
   size_t eq_block_begin = SIZE_MAX;  // start of the run of '=' ending at the current position
   for (size_t e = 1; e <= n; ++e) {
     const uint8_t k = kCarriedClass[bytes[e - 1]];
@@ -437,7 +440,7 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
       eq_block_begin = SIZE_MAX;
       if ((k & kStopByte) != 0) {
         last_stop = e - 1;
-        if ((k & kHashByte) == 0) last_hard_stop = e - 1;
+        if ((k & kPassesInQuotesByte) == 0) last_hard_stop = e - 1;
       }
     }
     // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
@@ -466,7 +469,8 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     // of a command line.
     if (e - std::min(b, hard_begin) < min_length) continue;
     const size_t quoted = QuotedValueBegin(text, b, e, hard_begin);
-    // The piece after '#' too: a value recorded elsewhere may be sent inside a quoted literal.
+    // The piece after the '#', '&' or '?' too: a value recorded elsewhere may be sent inside a
+    // quoted literal.
     if (quoted != b && !YieldValue(text.substr(b, e - b), min_length, fn, context)) return false;
     if (!YieldValue(text.substr(quoted, e - quoted), min_length, fn, context)) return false;
   }

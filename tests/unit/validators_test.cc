@@ -115,6 +115,22 @@ TEST(Validators, QuotedValueGoesThroughHash) {
   EXPECT_NE(std::find(got.begin(), got.end(), "pLw9"), got.end());
 }
 
+// '&' and '?' likewise: symbols of a quoted password, a URL query's separators outside quotes, and
+// inside quotes a query's `&name=value` still ends at its '='.
+TEST(Validators, QuotedValueGoesThroughAmpersandAndQuestionMark) {
+  const std::string q = R"(password = "Tr0ubxdor&3xK9q?z")";
+  EXPECT_EQ(ExtractValue(q, q.size(), q.size()), "Tr0ubxdor&3xK9q?z");
+  const std::string bare = "password=Tr0ubxdor&3xK9q";
+  EXPECT_EQ(ExtractValue(bare, bare.size(), bare.size()), "3xK9q");
+  const std::string url = R"(u = "https://api.example.com/v1?user=dev&token=Zq7mR2pLw9x")";
+  EXPECT_EQ(ExtractValue(url, url.size(), url.size()), "Zq7mR2pLw9x");
+  const std::vector<std::string> got = CarriedValues(q, 4);
+  EXPECT_NE(std::find(got.begin(), got.end(), "Tr0ubxdor&3xK9q?z"), got.end());
+  const std::vector<std::string> from_url = CarriedValues(url, 8);
+  EXPECT_NE(std::find(from_url.begin(), from_url.end(), "Zq7mR2pLw9x"), from_url.end());
+  EXPECT_EQ(std::find(from_url.begin(), from_url.end(), "dev&token=Zq7mR2pLw9x"), from_url.end());
+}
+
 TEST(Validators, Placeholders) {
   for (const char* p :
        {"your_api_key_here", "changeme", "<TOKEN>", "${GITHUB_TOKEN}", "xxxxxxxxxxxx",
