@@ -147,9 +147,13 @@ inline void AppendCommandLiterals(std::string_view code, bool backticks, std::st
     if (k < code.size() && code[k] == '[') {
       const size_t mark = out->size();
       k = command_literals::AppendArgumentList(code, k, out);
-      if (out->size() > mark) {
+      // A list whose program is not a literal ([sys.executable, '-m', 'pytest']) runs a program
+      // the text does not name: no command line, as for a call with no literal at all.
+      if (std::string_view(*out).substr(mark, 2) == " '") {
         out->erase(mark, 1);  // the first word's leading space
         out->push_back('\n');
+      } else {
+        out->resize(mark);
       }
       p = k - 1;
     } else if (k < code.size() && (code[k] == '"' || code[k] == '\'')) {
