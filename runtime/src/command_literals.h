@@ -31,19 +31,6 @@ inline size_t SkipBlanks(std::string_view code, size_t k) {
   return k;
 }
 
-// Appends `word` to `out` as one shell word (single-quoted, a quote in it as '\'').
-inline void AppendQuotedWord(std::string_view word, std::string* out) {
-  out->push_back('\'');
-  for (const char c : word) {
-    if (c == '\'') {
-      out->append("'\\''");
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('\'');
-}
-
 // An argument list at `k` (its '['): Python's ['rm', '-rf', path], Node's execFile('rm', [...]).
 // Appends each element to `out` as a shell word after a space: a string literal as itself, anything
 // else (a variable, a call, an f-string) as "$ARG", which the rules judge as a value they cannot
@@ -57,7 +44,7 @@ inline size_t AppendArgumentList(std::string_view code, size_t k, std::string* o
     out->push_back(' ');
     if (code[k] == '"' || code[k] == '\'') {
       size_t end = 0;
-      AppendQuotedWord(LiteralAt(code, k, &end), out);
+      shell_parser::AppendQuoted(out, LiteralAt(code, k, &end));
       k = end + 1;
     } else {
       // An expression: up to the ',' or ']' that ends it, past brackets and quotes inside it.
@@ -166,7 +153,7 @@ inline void AppendCommandLiterals(std::string_view code, bool backticks, std::st
       if (after < code.size() && code[after] == ',') {
         after = command_literals::SkipBlanks(code, after + 1);
         if (after < code.size() && code[after] == '[') {
-          command_literals::AppendQuotedWord(lit, out);
+          shell_parser::AppendQuoted(out, lit);
           p = command_literals::AppendArgumentList(code, after, out) - 1;
           out->push_back('\n');
           continue;

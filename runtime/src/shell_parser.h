@@ -166,15 +166,9 @@ inline void AppendUtf8(std::string* sink, uint32_t cp) {
 
 // Writes one word of a segment: bare, or single-quoted when it holds white space (so that it stays
 // one word for the rules), or '' when empty.
-inline void AppendWord(std::string* s, std::string_view v) {
-  if (v.empty()) {
-    s->append("''");
-    return;
-  }
-  if (std::none_of(v.begin(), v.end(), IsWhite)) {
-    s->append(v);
-    return;
-  }
+// Appends `v` single-quoted, a quote in it as '\'': one word for the shell reader whatever it holds
+// (text that is parsed again, such as an inline program's argument lists, is written this way).
+inline void AppendQuoted(std::string* s, std::string_view v) {
   s->push_back('\'');
   for (char c : v) {
     if (c == '\'') {
@@ -184,6 +178,14 @@ inline void AppendWord(std::string* s, std::string_view v) {
     }
   }
   s->push_back('\'');
+}
+
+inline void AppendWord(std::string* s, std::string_view v) {
+  if (!v.empty() && std::none_of(v.begin(), v.end(), IsWhite)) {
+    s->append(v);
+    return;
+  }
+  AppendQuoted(s, v);
 }
 
 inline std::string_view View(const Level& lv, const Word& w) {
