@@ -6,10 +6,13 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <ctime>
+#include <string>
 #include <vector>
 
 #include "envelope.h"
 #include "lz4_block.h"
+#include "scratch_record.h"
 
 namespace doberman::internal {
 namespace {
@@ -91,11 +94,14 @@ void OpenAll(std::span<BlobJob> jobs, const std::vector<size_t>& which, const Bl
   }
 }
 
-// Maps the images `images` has, sizing slot 0's scratch for each, on this thread: a mapping and
-// Hyperscan's checksum pass cost less than starting a thread. Returns the jobs still to open.
+// Maps the images `images` has and sizes slot 0's scratch for them, on this thread (a mapping
+// costs less than starting a thread). A scratch record for exactly these images (scratch_record.h)
+// gives the scratch as a clone; without one it is sized per image by hs_alloc_scratch, whose
+// checksum pass refuses a damaged image, and the record is written for the next process. Returns
+// the jobs still to open.
 std::vector<size_t> MapImages(std::span<BlobJob> jobs, const ImageCache* images,
-                              hs_scratch_t** scratch) {
-  std::vector<size_t> rest;
+                              hs_scratch_t** scratch, bool* cloned) {
+  std::vector<size_t> rest, mapped;
   for (size_t i = 0; i < jobs.size(); ++i) {
     BlobJob& job = jobs[i];
     if (images != nullptr) {
@@ -103,22 +109,35 @@ std::vector<size_t> MapImages(std::span<BlobJob> jobs, const ImageCache* images,
       // deserializing adds Hyperscan's header and alignment padding, well under a page.
       const uint64_t serialized = job.decoded_size != 0 ? job.decoded_size : job.blob.size();
       job.image = images->Find(job.digest, serialized + 4096);
-      if (job.image.db() != nullptr) {
-        if (hs_alloc_scratch(job.image.db(), scratch) == HS_SUCCESS) {
-          job.db = job.image.db();
-          job.digest_ok = true;  // the image was found by the signed digest
-          job.error = HS_SUCCESS;
-          job.scratch_slot = 0;
-          continue;
-        }
-        // Hyperscan refused the image (its checksum, platform or alignment): drop it; the
-        // database is opened from its blob as if there had been none.
-        images->Remove(job.digest);
-        job.image = MappedImage();
-      }
     }
-    rest.push_back(i);
+    (job.image.db() != nullptr ? mapped : rest).push_back(i);
   }
+  if (mapped.empty()) return rest;
+  std::vector<std::span<const uint8_t>> digests;
+  for (size_t i : mapped) digests.push_back(jobs[i].digest);
+  const ScratchRecordKey key = KeyOfImages(digests);
+  const std::string record = ScratchRecordFileName(key);
+  const int64_t now = std::time(nullptr);
+  *scratch = CloneFromScratchRecord(images->ReadRecord(record, ScratchRecordBytes()), key, now);
+  *cloned = *scratch != nullptr;
+  bool all_sized = true;
+  for (size_t i : mapped) {
+    BlobJob& job = jobs[i];
+    if (*cloned || hs_alloc_scratch(job.image.db(), scratch) == HS_SUCCESS) {
+      job.db = job.image.db();
+      job.digest_ok = true;  // the image was found by the signed digest
+      job.error = HS_SUCCESS;
+      job.scratch_slot = 0;
+      continue;
+    }
+    // Hyperscan refused the image (its checksum, platform or alignment): drop it; the database is
+    // opened from its blob as if there had been none.
+    images->Remove(job.digest);
+    job.image = MappedImage();
+    rest.push_back(i);
+    all_sized = false;
+  }
+  if (!*cloned && all_sized) images->StoreRecord(record, EncodeScratchRecord(key, *scratch, now));
   return rest;
 }
 
@@ -151,10 +170,11 @@ void* RunHelper(void* arg) {
 
 }  // namespace
 
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
+bool OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
                ScratchPrototypes* prototypes) {
   *prototypes = {nullptr, nullptr};
-  const std::vector<size_t> rest = MapImages(jobs, images, &(*prototypes)[0]);
+  bool cloned = false;
+  const std::vector<size_t> rest = MapImages(jobs, images, &(*prototypes)[0], &cloned);
   // A job's work grows with the database's size: decoding and Hyperscan's copy and checksum pass
   // over every byte of it, hashing over the (smaller) stored blob.
   auto work_of = [&](size_t i) {
@@ -169,7 +189,7 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache
   cpu_set_t helper_cpus;
   if (order.size() < 2 || total < kParallelBytes || !OtherCpus(&helper_cpus)) {
     OpenAll(jobs, order, fetch, images, 0, &(*prototypes)[0]);
-    return;
+    return cloned;
   }
   std::vector<size_t> mine, theirs;
   size_t mine_bytes = 0, their_bytes = 0;
@@ -197,6 +217,7 @@ void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache
   } else {
     OpenAll(jobs, theirs, fetch, images, 0, &(*prototypes)[0]);  // no thread to be had: do it here
   }
+  return cloned;
 }
 
 }  // namespace doberman::internal

@@ -34,7 +34,8 @@ struct BlobJob {
   hs_database_t* db = nullptr;
   PageMemory memory;
   // Set instead of `memory` when the database came from the image cache (its blob was never read:
-  // the image was found by the blob's signed digest). hs_alloc_scratch has checked its checksum.
+  // the image was found by the blob's signed digest). hs_alloc_scratch has checked its checksum,
+  // in this process or, for a scratch cloned from a scratch record, within the record's lifetime.
   MappedImage image;
   uint8_t scratch_slot = 0;  // the prototype scratch sized for `db`
 };
@@ -55,7 +56,8 @@ using BlobFetch = std::function<bool(uint64_t offset, uint64_t size, uint8_t* de
 // `prototypes` receives the scratch each thread allocated (null when it opened nothing); the
 // caller owns them, also on failure. With `images` (may be null), each database is first looked
 // up there and, when loaded from its blob instead, its image written there for the next process.
-void OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
+// True when slot 0 was cloned from the cache's scratch record for the images it mapped.
+bool OpenBlobs(std::span<BlobJob> jobs, const BlobFetch& fetch, const ImageCache* images,
                ScratchPrototypes* prototypes);
 
 }  // namespace doberman::internal

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <initializer_list>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -40,6 +41,7 @@ constexpr uint64_t kMaxImageBytes = 1ull << 30;
 // A temporary file older than this was left by a writer that died; it is removed when found.
 constexpr time_t kStaleTemporarySeconds = 3600;
 constexpr const char* kSuffix = ".img";
+constexpr const char* kRecordSuffix = ".scr";
 
 // Owned by this user or by root (an operator may fill a cache the user only reads), and writable
 // by no one else: anyone who can replace an image can change what is matched.
@@ -101,8 +103,14 @@ bool WriteAll(int fd, const void* data, size_t size) {
   return true;
 }
 
-// Keeps at most `keep` images (the newest by modification time) and removes stale temporaries.
-void Evict(int dir_fd, size_t keep) {
+bool HasSuffix(const std::string& name, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return name.size() > n && name.compare(name.size() - n, n, suffix) == 0;
+}
+
+// Keeps at most `keep` files named with `suffix` (the newest by modification time) and removes
+// stale temporaries.
+void Evict(int dir_fd, const char* suffix, size_t keep) {
   const int fd = ::openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;
   DIR* dir = ::fdopendir(fd);
@@ -110,7 +118,7 @@ void Evict(int dir_fd, size_t keep) {
     ::close(fd);
     return;
   }
-  std::vector<std::pair<struct timespec, std::string>> images;
+  std::vector<std::pair<struct timespec, std::string>> files;
   const time_t now = std::time(nullptr);
   while (const struct dirent* entry = ::readdir(dir)) {
     const std::string name = entry->d_name;
@@ -120,16 +128,49 @@ void Evict(int dir_fd, size_t keep) {
       continue;
     if (name.rfind(".tmp-", 0) == 0) {
       if (now - st.st_mtime > kStaleTemporarySeconds) ::unlinkat(dir_fd, name.c_str(), 0);
-    } else if (name.size() > 4 && name.compare(name.size() - 4, 4, kSuffix) == 0) {
-      images.emplace_back(st.st_mtim, name);
+    } else if (HasSuffix(name, suffix)) {
+      files.emplace_back(st.st_mtim, name);
     }
   }
   ::closedir(dir);
-  if (images.size() <= keep) return;
-  std::sort(images.begin(), images.end(), [](const auto& a, const auto& b) {
+  if (files.size() <= keep) return;
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) {
     return std::tie(a.first.tv_sec, a.first.tv_nsec) > std::tie(b.first.tv_sec, b.first.tv_nsec);
   });
-  for (size_t i = keep; i < images.size(); ++i) ::unlinkat(dir_fd, images[i].second.c_str(), 0);
+  for (size_t i = keep; i < files.size(); ++i) ::unlinkat(dir_fd, files[i].second.c_str(), 0);
+}
+
+// Writes `parts` one after the other as `name`: a temporary file 0600 in the directory, then a
+// rename, so that readers see the whole file or none; then keeps the newest kMaxImages of its kind.
+void WriteWhole(int dir_fd, const std::string& name, const char* suffix,
+                std::initializer_list<std::span<const uint8_t>> parts) {
+  static std::atomic<unsigned> counter{0};
+  const std::string temporary = ".tmp-" + std::to_string(::getpid()) + "-" +
+                                std::to_string(counter.fetch_add(1)) + "-" + name;
+  const int fd = ::openat(dir_fd, temporary.c_str(),
+                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  bool written = true;
+  for (std::span<const uint8_t> part : parts)
+    written = written && WriteAll(fd, part.data(), part.size());
+  const bool closed = ::close(fd) == 0;
+  if (!written || !closed || ::renameat(dir_fd, temporary.c_str(), dir_fd, name.c_str()) != 0) {
+    ::unlinkat(dir_fd, temporary.c_str(), 0);
+    return;
+  }
+  Evict(dir_fd, suffix, ImageCache::kMaxImages);
+}
+
+// Opens `name` for reading when it is a regular file trusted like the directory; -1 otherwise.
+int OpenTrusted(int dir_fd, const std::string& name, struct stat* st) {
+  const int fd =
+      ::openat(dir_fd, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return -1;
+  if (::fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || !Trusted(*st)) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
 }
 
 }  // namespace
@@ -201,21 +242,18 @@ ImageCache::~ImageCache() {
 
 MappedImage ImageCache::Find(std::span<const uint8_t> digest, uint64_t max_size) const {
   if (dir_fd_ < 0 || digest.size() != kDigestBytes) return {};
-  const std::string name = ImageFileName(digest);
-  const int fd =
-      ::openat(dir_fd_, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return {};
   struct stat st {};
+  const int fd = OpenTrusted(dir_fd_, ImageFileName(digest), &st);
+  if (fd < 0) return {};
   uint8_t header[kHeaderBytes];
   uint64_t image_size = 0;
   void* base = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && Trusted(st) &&
-      ::pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
+  if (::pread(fd, header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
       ImageHeaderIsValid(header, digest, static_cast<uint64_t>(st.st_size), &image_size) &&
       image_size <= max_size) {
-    // Populated in one call: the checksum pass in hs_alloc_scratch reads every page anyway.
-    base = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-                  fd, 0);
+    // Not populated: with a scratch record only the pages a scan reads are ever touched, and
+    // Hyperscan's checksum pass, when it runs, faults the rest in sequence.
+    base = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
   }
   ::close(fd);
   if (base == MAP_FAILED) return {};
@@ -241,25 +279,30 @@ void ImageCache::Store(std::span<const uint8_t> digest, const hs_database_t* db,
   std::memcpy(header + kSizeAt, &image_size, sizeof image_size);
   std::memcpy(header + kDigestAt, digest.data(), kDigestBytes);
   VersionField(reinterpret_cast<char*>(header + kVersionAt));
-  const std::string name = ImageFileName(digest);
-  static std::atomic<unsigned> counter{0};
-  const std::string temporary = ".tmp-" + std::to_string(::getpid()) + "-" +
-                                std::to_string(counter.fetch_add(1)) + "-" + name;
-  const int fd = ::openat(dir_fd_, temporary.c_str(),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return;
-  const bool written = WriteAll(fd, header, sizeof header) && WriteAll(fd, db, size);
-  const bool closed = ::close(fd) == 0;
-  if (!written || !closed || ::renameat(dir_fd_, temporary.c_str(), dir_fd_, name.c_str()) != 0) {
-    ::unlinkat(dir_fd_, temporary.c_str(), 0);
-    return;
-  }
-  Evict(dir_fd_, kMaxImages);
+  const auto* image = reinterpret_cast<const uint8_t*>(db);
+  WriteWhole(dir_fd_, ImageFileName(digest), kSuffix, {{header, sizeof header}, {image, size}});
 }
 
 void ImageCache::Remove(std::span<const uint8_t> digest) const {
   if (dir_fd_ >= 0 && digest.size() == kDigestBytes)
     ::unlinkat(dir_fd_, ImageFileName(digest).c_str(), 0);
+}
+
+std::vector<uint8_t> ImageCache::ReadRecord(const std::string& name, size_t size) const {
+  if (dir_fd_ < 0) return {};
+  struct stat st {};
+  const int fd = OpenTrusted(dir_fd_, name, &st);
+  if (fd < 0) return {};
+  std::vector<uint8_t> record(size);
+  const bool read = static_cast<uint64_t>(st.st_size) == size &&
+                    ::pread(fd, record.data(), size, 0) == static_cast<ssize_t>(size);
+  ::close(fd);
+  if (!read) return {};
+  return record;
+}
+
+void ImageCache::StoreRecord(const std::string& name, std::span<const uint8_t> record) const {
+  if (dir_fd_ >= 0 && !record.empty()) WriteWhole(dir_fd_, name, kRecordSuffix, {record});
 }
 
 }  // namespace doberman::internal

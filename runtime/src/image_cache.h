@@ -4,7 +4,8 @@
 // few page-table entries. docs/architecture.md, "The image cache", gives the trust model: an image
 // is found by the signed digest of the stored database it was made from, and the directory is
 // trusted as far as the user's own files are (owned by this user or root, writable by no one else);
-// Hyperscan's own checksum over the bytecode is still checked (hs_alloc_scratch) on every use.
+// Hyperscan's own checksum over the bytecode is checked (hs_alloc_scratch) whenever a scratch is
+// sized for an image, which a scratch record (scratch_record.h) spares for a few minutes at most.
 // Anything wrong with an image (missing, foreign, malformed, stale) is a miss, never an error: the
 // database is then loaded from the pack as before and its image written for the next process.
 #ifndef DOBERMAN_RUNTIME_IMAGE_CACHE_H_
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace doberman::internal {
 
@@ -66,6 +68,12 @@ class ImageCache {
 
   // Removes the image for `digest` (one Hyperscan refused when it was used).
   void Remove(std::span<const uint8_t> digest) const;
+
+  // A scratch record (scratch_record.h) of exactly `size` bytes, trusted as an image is; empty
+  // when there is none or it is not trusted. Thread-safe.
+  std::vector<uint8_t> ReadRecord(const std::string& name, size_t size) const;
+  // Written whole or not at all, as an image is; at most kMaxImages records are kept.
+  void StoreRecord(const std::string& name, std::span<const uint8_t> record) const;
 
   static constexpr size_t kMaxImages = 64;
 

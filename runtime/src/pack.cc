@@ -341,7 +341,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   }
   ScratchPrototypes prototypes;
   static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);
-  OpenBlobs(jobs, fetch_blob, images, &prototypes);
+  pack->scratch_from_record = OpenBlobs(jobs, fetch_blob, images, &prototypes);
   // Whatever happens below, every deserialized database and scratch ends up owned by the pack.
   for (size_t slot = 0; slot < kScratchSlots; ++slot) {
     pack->scratch_prototypes[slot].reset(prototypes[slot]);

@@ -95,6 +95,9 @@ struct Pack {
   std::vector<std::unique_ptr<PackDatabase>> databases;
   // Null: no database in that slot, or taken (below).
   mutable std::array<HsScratchPtr, kScratchSlots> scratch_prototypes;
+  // Slot 0 was cloned from the image cache's scratch record for the mapped images
+  // (scratch_record.h) instead of being sized for each of them.
+  bool scratch_from_record = false;
   // A handle loaded for one call's fields (a one-shot process) has one scratch: the first one
   // created takes the prototypes instead of cloning them (a clone is a second zero-filled copy of
   // every slot); any later one sizes its own from the databases.

@@ -53,11 +53,14 @@ class ImageCacheTest : public ::testing::Test {
     fs::remove_all(root_, ignored);
   }
 
-  // Loads the databases a Bash call needs (as a hook does), through `cache` when given.
-  std::unique_ptr<Pack> Load(const ImageCache* cache) {
+  // Loads the databases a Bash call needs (as a hook does), or those of `fields`, through `cache`
+  // when given.
+  std::unique_ptr<Pack> Load(const ImageCache* cache,
+                             uint32_t fields = (1u << DOBERMAN_FIELD_TOOL) |
+                                               (1u << DOBERMAN_FIELD_COMMAND)) {
     LoadOptions options;
     options.trusted = {&key_, 1};
-    options.scopes = ScopesForFields((1u << DOBERMAN_FIELD_TOOL) | (1u << DOBERMAN_FIELD_COMMAND));
+    options.scopes = ScopesForFields(fields);
     options.images = cache;
     std::unique_ptr<Pack> pack;
     std::string error;
@@ -71,14 +74,16 @@ class ImageCacheTest : public ::testing::Test {
     return n;
   }
 
-  std::vector<fs::path> Images() const {
+  std::vector<fs::path> Files(const char* extension) const {
     std::vector<fs::path> out;
     if (!fs::exists(dir_)) return out;
     for (const auto& entry : fs::directory_iterator(dir_)) {
-      if (entry.path().extension() == ".img") out.push_back(entry.path());
+      if (entry.path().extension() == extension) out.push_back(entry.path());
     }
     return out;
   }
+  std::vector<fs::path> Images() const { return Files(".img"); }
+  std::vector<fs::path> Records() const { return Files(".scr"); }
 
   // The verdicts of a spread of commands; must not depend on where the databases came from.
   static std::vector<doberman_verdict> Verdicts(const Pack& pack) {
@@ -250,8 +255,71 @@ TEST_F(ImageCacheTest, ConcurrentLoadersAgree) {
   for (std::thread& t : threads) t.join();
   for (const auto& g : got) EXPECT_EQ(g, expected);
   for (const auto& entry : fs::directory_iterator(dir_)) {
-    EXPECT_EQ(entry.path().extension(), ".img") << "a temporary file was left: " << entry.path();
+    const fs::path extension = entry.path().extension();
+    EXPECT_TRUE(extension == ".img" || extension == ".scr")
+        << "a temporary file was left: " << entry.path();
   }
+}
+
+TEST_F(ImageCacheTest, TheScratchForMappedImagesIsClonedFromTheRecordTheLoadBeforeWrote) {
+  const std::vector<doberman_verdict> expected = Verdicts(*Load(nullptr));
+  ImageCache cache(dir_);
+  const std::unique_ptr<Pack> decoded = Load(&cache);  // writes the images, nothing mapped
+  EXPECT_FALSE(decoded->scratch_from_record);
+  EXPECT_TRUE(Records().empty());
+  const std::unique_ptr<Pack> sized = Load(&cache);  // maps them and sizes the scratch per image
+  EXPECT_EQ(Mapped(*sized), sized->databases.size());
+  EXPECT_FALSE(sized->scratch_from_record);
+  ASSERT_EQ(Records().size(), 1u);
+  struct stat st {};
+  ASSERT_EQ(::stat(Records()[0].c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+
+  const std::unique_ptr<Pack> cloned = Load(&cache);
+  EXPECT_EQ(Mapped(*cloned), cloned->databases.size());
+  EXPECT_TRUE(cloned->scratch_from_record);
+  size_t sized_bytes = 0, cloned_bytes = 0;
+  ASSERT_EQ(hs_scratch_size(sized->scratch_prototypes[0].get(), &sized_bytes), HS_SUCCESS);
+  ASSERT_EQ(hs_scratch_size(cloned->scratch_prototypes[0].get(), &cloned_bytes), HS_SUCCESS);
+  EXPECT_EQ(cloned_bytes, sized_bytes);
+  EXPECT_EQ(Verdicts(*cloned), expected);  // (its scratch may take the prototypes)
+}
+
+TEST_F(ImageCacheTest, ARecordServesOnlyItsOwnSetOfImages) {
+  ImageCache cache(dir_);
+  Load(&cache);
+  Load(&cache);
+  ASSERT_TRUE(Load(&cache)->scratch_from_record);
+  // A prompt turn maps other databases: the Bash call's record is not theirs.
+  const uint32_t prompt = 1u << DOBERMAN_FIELD_PROMPT;
+  Load(&cache, prompt);
+  const std::unique_ptr<Pack> turn = Load(&cache, prompt);
+  EXPECT_GT(Mapped(*turn), 0u);
+  EXPECT_FALSE(turn->scratch_from_record);
+  EXPECT_GE(Records().size(), 2u);
+  EXPECT_TRUE(Load(&cache, prompt)->scratch_from_record);
+  EXPECT_TRUE(Load(&cache)->scratch_from_record);
+}
+
+TEST_F(ImageCacheTest, ADamagedOrLooseRecordIsAMissAndIsWrittenAgain) {
+  const std::vector<doberman_verdict> expected = Verdicts(*Load(nullptr));
+  ImageCache cache(dir_);
+  Load(&cache);
+  Load(&cache);
+  ASSERT_EQ(Records().size(), 1u);
+  const fs::path record = Records()[0];
+  std::vector<uint8_t> bytes = ReadBytes(record);
+  bytes[bytes.size() / 2] ^= 0x20;
+  std::ofstream(record, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  const std::unique_ptr<Pack> damaged = Load(&cache);
+  EXPECT_FALSE(damaged->scratch_from_record);
+  EXPECT_EQ(Verdicts(*damaged), expected);
+  ASSERT_TRUE(Load(&cache)->scratch_from_record) << "the damaged record was not written again";
+
+  ASSERT_EQ(::chmod(record.c_str(), 0620), 0);  // group-writable
+  EXPECT_FALSE(Load(&cache)->scratch_from_record);
 }
 
 }  // namespace

@@ -153,8 +153,9 @@ class ClaudeCodeHook(unittest.TestCase):
         d = tempfile.mkdtemp()
         try:
             call = pre_tool("Bash", {"command": "rm -rf /"})
-            # Default: $XDG_CACHE_HOME/doberman/images, created 0700, images 0600; the answer is the
-            # same on the call that writes the images and on the calls that map them.
+            # Default: $XDG_CACHE_HOME/doberman/images, created 0700, images and the scratch record
+            # 0600; the answer is the same on the call that writes the images, on the call that
+            # maps them and writes the record, and on the call that clones its scratch from it.
             env = {"XDG_CACHE_HOME": os.path.join(d, "xdg")}
             for _ in range(3):
                 r = run(["hook", "claude-code", "--pack", PACK, "--pubkey", PUB], call, env=env)
@@ -162,7 +163,9 @@ class ClaudeCodeHook(unittest.TestCase):
             images = os.path.join(d, "xdg", "doberman", "images")
             self.assertEqual(os.stat(images).st_mode & 0o777, 0o700)
             names = os.listdir(images)
-            self.assertTrue(names and all(n.endswith(".img") for n in names), names)
+            self.assertTrue(any(n.endswith(".img") for n in names), names)
+            self.assertEqual(sum(n.endswith(".scr") for n in names), 1, names)
+            self.assertTrue(all(n.endswith((".img", ".scr")) for n in names), names)
             for n in names:
                 self.assertEqual(os.stat(os.path.join(images, n)).st_mode & 0o777, 0o600)
             # --image-cache names another directory; off (the option or the variable) writes none.
