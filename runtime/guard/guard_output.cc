@@ -91,6 +91,14 @@ void Decision::Explain(const std::string& reason, const std::string& message) {
     messages.push_back(message);
 }
 
+std::vector<std::string> Decision::DecidedBy() const {
+  std::vector<std::string> out;
+  for (const auto& [label, v] : pack_verdicts) {
+    if (v == verdict) out.push_back(label);
+  }
+  return out;
+}
+
 std::string Decision::Explanation() const {
   std::string s;
   for (size_t i = 0; i < messages.size(); ++i) {
@@ -184,6 +192,10 @@ std::string CheckLine(const Decision& d, const ParsedPayload* payload) {
   AppendList(d.rules, &out);
   out += ",\"messages\":";
   AppendList(d.messages, &out);
+  if (!d.pack_verdicts.empty()) {
+    out += ",\"decided_by\":";
+    AppendList(d.DecidedBy(), &out);
+  }
   out += ",\"hits\":[";
   for (size_t i = 0; i < d.hits.size(); ++i) {
     const HitOut& h = d.hits[i];

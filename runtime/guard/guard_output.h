@@ -53,12 +53,18 @@ struct Decision {
   // raised outside the rules (no error, bound or session-memory finding).
   bool only_proxy_enforceable = true;
   int raises = 0;  // Raise() calls
+  // With several packs (--pack repeated): each pack's own verdict, by its label ("name version
+  // rREVISION"), in pack order, so that the answer can say which pack decided (DecidedBy).
+  std::vector<std::pair<std::string, doberman_verdict>> pack_verdicts;
 
   // Raises to at least `v`, recording why.
   void Raise(doberman_verdict v, const std::string& reason, const std::string& message);
   // Records why without touching the verdict (a rule's contribution, already in the library's).
   void Explain(const std::string& reason, const std::string& message);
   std::string Explanation() const;  // "message [rule]; message [rule]"
+  // The labels of the packs whose own verdict is the final one. Empty with one pack, and when the
+  // final verdict came from outside the packs (session memory, an error, a bound).
+  std::vector<std::string> DecidedBy() const;
 };
 
 inline constexpr size_t kMaxPayloadBytes = 64u << 20;

@@ -73,6 +73,13 @@ void Load(const Options& o, LoadedPack* lp, uint32_t fields) {
   }
 }
 
+std::string PackName(const LoadedPack& lp) {
+  doberman_pack_info info{};
+  info.struct_size = sizeof info;
+  if (lp.pack == nullptr || doberman_pack_get_info(lp.pack, &info) != DOBERMAN_OK) return "none";
+  return std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
+}
+
 bool TurnGateOff(const Options& o, const ParsedPayload& payload) {
   return !o.turn_gate && payload.event == HookEvent::kUserPromptSubmit;
 }
@@ -92,7 +99,13 @@ Decision DecideParsed(const LoadedPack& lp, const ParsedPayload& payload) {
     return d;
   }
   Decision d = doberman::guard::DecidePayload(lp.pack, lp.scratch, payload);
-  for (const auto& more : lp.more) Merge(DecidePayload(more->pack, more->scratch, payload), &d);
+  if (lp.more.empty()) return d;
+  d.pack_verdicts.emplace_back(PackName(lp), d.verdict);
+  for (const auto& more : lp.more) {
+    const Decision m = DecidePayload(more->pack, more->scratch, payload);
+    d.pack_verdicts.emplace_back(PackName(*more), m.verdict);
+    Merge(m, &d);
+  }
   return d;
 }
 

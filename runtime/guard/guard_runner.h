@@ -82,6 +82,9 @@ struct LoadedPack {
   }
 };
 
+// "name version rREVISION" of the pack itself (not of the packs in `more`); "none" when not loaded.
+std::string PackName(const LoadedPack& lp);
+
 // Loads the pack `o` names. `fields`: bit per doberman_field the process will decide on (0: all).
 // A hook knows its one payload before loading, so it hashes and deserializes only the databases
 // that payload needs. On failure `lp->error` and `lp->status` say why (the decision then fails
@@ -142,14 +145,9 @@ struct Memory {
     // What the egress broker saw since the previous decision (raise-only).
     if (o.broker_ok) ApplyBrokerHistory(memory, payload, d);
   }
-  // "name version rREVISION" of each pack, joined with " + ".
+  // PackName of each pack, joined with " + ".
   static std::string PackLabel(const LoadedPack& lp) {
-    std::string label = "none";
-    doberman_pack_info info{};
-    info.struct_size = sizeof info;
-    if (lp.pack != nullptr && doberman_pack_get_info(lp.pack, &info) == DOBERMAN_OK) {
-      label = std::string(info.name) + " " + info.version + " r" + std::to_string(info.revision);
-    }
+    std::string label = PackName(lp);
     for (const auto& more : lp.more) label += " + " + PackLabel(*more);
     return label;
   }

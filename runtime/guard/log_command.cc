@@ -151,11 +151,14 @@ int RunLog(const std::string& state_dir, const LogOptions& options) {
                       IsoTime(row.at_ms).c_str());
           return true;
         }
-        std::printf("%-6lld %-24s %-12s %-18s %-22s %-6s %s [%s]\n",
+        // With several packs, which of them gave the verdict.
+        const std::string by = Joined(parsed, "decided_by");
+        std::printf("%-6lld %-24s %-12s %-18s %-22s %-6s %s [%s]%s%s\n",
                     static_cast<long long>(row.seq), IsoTime(row.at_ms).c_str(),
                     Field(parsed, "host").c_str(), Field(parsed, "event").c_str(),
                     Field(parsed, "tool").c_str(), Field(parsed, "verdict").c_str(),
-                    Joined(parsed, "reasons").c_str(), Joined(parsed, "rules").c_str());
+                    Joined(parsed, "reasons").c_str(), Joined(parsed, "rules").c_str(),
+                    by.empty() ? "" : " by ", by.c_str());
         return true;
       },
       &error);

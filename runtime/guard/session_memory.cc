@@ -388,6 +388,7 @@ std::string LogRowJson(const std::string& host_name, const ParsedPayload& payloa
   f.rules = d.rules;
   for (const auto& v : d.secret_values) f.values.push_back(state::Hex(v.data(), v.size()));
   f.pack = pack_label;
+  f.decided_by = d.DecidedBy();
   f.latency_us = latency_us;
   return state::LogRowJson(f);
 }

@@ -35,6 +35,7 @@ std::string LogRowJson(const LogFields& f) {
   list("rules", f.rules);
   list("values", f.values);
   text("pack", f.pack);
+  if (!f.decided_by.empty()) list("decided_by", f.decided_by);
   out += ",\"latency_us\":" + std::to_string(f.latency_us) + "}";
   return out;
 }

@@ -17,6 +17,7 @@ struct LogFields {
   std::vector<std::string> reasons, rules;
   std::vector<std::string> values;  // hex keyed fingerprints of the secret values involved
   std::string pack;
+  std::vector<std::string> decided_by;  // with several packs: those whose own verdict is the row's
   int64_t latency_us = 0;
 };
 

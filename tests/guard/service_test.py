@@ -369,12 +369,19 @@ class ServiceTest(unittest.TestCase):
                                env=clean_env(), timeout=30)
             return json.loads(r.stdout)
 
-        self.assertEqual(decide([PACK], deploy)["verdict"], "PASS")
+        alone = decide([PACK], deploy)
+        self.assertEqual(alone["verdict"], "PASS")
+        self.assertNotIn("decided_by", alone)  # one pack: nothing to say
         both = decide([PACK, team], deploy)
         self.assertEqual(both["verdict"], "BLOCK")
         self.assertIn("team.deploy.manual", both["rules"])
-        self.assertEqual(decide([PACK, team], rm)["verdict"], "BLOCK")  # the first pack still counts
-        self.assertEqual(decide([PACK, team], ls)["verdict"], "PASS")
+        # Which pack decided: the one whose own verdict is the answer.
+        self.assertEqual(both["decided_by"], ["team 2.0.0 r7"])
+        rm_both = decide([PACK, team], rm)
+        self.assertEqual(rm_both["verdict"], "BLOCK")  # the first pack still counts
+        self.assertEqual(rm_both["decided_by"], ["default 1.0.0 r1"])
+        self.assertEqual(decide([PACK, team], ls)["decided_by"],
+                         ["default 1.0.0 r1", "team 2.0.0 r7"])  # PASS: both said so
         self.assertEqual(decide([team, PACK], rm)["verdict"], "BLOCK")  # order does not lower
         # A second pack that does not verify makes every decision refuse, never PASS.
         bad = os.path.join(self.tmp, "bad.dpack")
@@ -408,6 +415,10 @@ class ServiceTest(unittest.TestCase):
             with open(os.path.join(self.tmp, "multi.log")) as f:
                 self.assertTrue(rows, "the service logged nothing; its stderr: %r" % f.read()[-1000:])
             self.assertIn("default 1.0.0 r1 + team 2.0.0 r7", json.loads(rows[-1])["pack"])
+            self.assertEqual(json.loads(rows[-1])["decided_by"], ["team 2.0.0 r7"])
+            table = subprocess.run([GUARD, "log", "--state-dir", state], capture_output=True,
+                                   text=True, env=clean_env(), timeout=30).stdout
+            self.assertIn("[team.deploy.manual] by team 2.0.0 r7", table)
         finally:
             proc.terminate()
             proc.wait(timeout=10)
