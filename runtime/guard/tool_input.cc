@@ -245,8 +245,9 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
   std::string verb = tool.substr(tool.rfind("__") == std::string::npos ? 0 : tool.rfind("__") + 2);
   for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   static constexpr std::string_view kWriting[] = {
-      "write",  "edit",   "create", "save",  "append",  "move",  "rename", "copy",   "delete",
-      "remove", "upload", "put",    "patch", "replace", "mkdir", "update", "insert", "set"};
+      "write", "edit",   "create", "save",   "append", "move",  "rename",
+      "copy",  "delete", "remove", "upload", "put",    "patch", "replace",
+      "mkdir", "update", "insert", "set",    "push",   "commit"};
   bool writes = false;
   for (std::string_view w : kWriting) writes = writes || verb.find(w) != std::string::npos;
   // A tool whose name says it deletes is also read as the shell's recursive delete of each path it
@@ -265,14 +266,19 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
     }
     return false;
   };
+  auto is_content = [&](const std::string& key) {
+    return is(key, {"content", "contents", "text", "body", "data", "new_string", "new_text"});
+  };
+  auto is_path = [&](const std::string& key) {
+    return is(key, {"path", "paths", "file_path", "filepath", "file", "files", "filename", "source",
+                    "destination", "target", "dest", "src", "dst", "source_path", "target_path",
+                    "destination_path", "directory", "dir"});
+  };
   std::string content;
   for (const auto& [key, value] : input.members) {
-    if (value.type == JsonType::kString &&
-        is(key, {"content", "contents", "text", "body", "data", "new_string", "new_text"})) {
-      content = value.text;
-    }
+    if (value.type == JsonType::kString && is_content(key)) content = value.text;
   }
-  auto add_path = [&](const std::string& path) {
+  auto add_path = [&](const std::string& path, const std::string& file_content) {
     if (path.empty()) return;
     if (deletes) {
       CallInput rm = base;
@@ -288,17 +294,30 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
     CallInput w = base;
     w.tool = "Write";
     w.path = path;
-    w.content = content;
+    w.content = file_content;
     out->push_back(std::move(w));
   };
+  // A list of files, each an object with its own path and content (GitHub's push_files `files`,
+  // GitLab's create_commit `actions`): each is a write of its content, whatever the list's key.
+  auto add_files = [&](const JsonValue& list) {
+    for (const JsonValue& item : list.items) {
+      if (item.type != JsonType::kObject) continue;
+      std::string path, item_content;
+      for (const auto& [key, value] : item.members) {
+        if (value.type != JsonType::kString) continue;
+        if (is_path(key) && path.empty()) path = value.text;
+        if (is_content(key)) item_content = value.text;
+      }
+      add_path(path, item_content);
+    }
+  };
   for (const auto& [key, value] : input.members) {
-    if (is(key, {"path", "paths", "file_path", "filepath", "file", "files", "filename", "source",
-                 "destination", "target", "dest", "src", "dst", "source_path", "target_path",
-                 "destination_path", "directory", "dir"})) {
-      if (value.type == JsonType::kString) add_path(value.text);
+    if (value.type == JsonType::kArray) add_files(value);
+    if (is_path(key)) {
+      if (value.type == JsonType::kString) add_path(value.text, content);
       if (value.type == JsonType::kArray) {
         for (const JsonValue& item : value.items) {
-          if (item.type == JsonType::kString) add_path(item.text);
+          if (item.type == JsonType::kString) add_path(item.text, content);
         }
       }
     } else if (value.type == JsonType::kString &&

@@ -145,6 +145,40 @@ TEST(ToolInput, McpDeleteToolsAreAlsoReadAsRecursiveDeletes) {
   for (const CallInput& call : c.calls) EXPECT_NE(call.tool, "Bash");
 }
 
+TEST(ToolInput, McpFileListsAreWritesOfEachFilesOwnContent) {
+  // GitHub's push_files: `files` is a list of {path, content}; each is a write of its own content.
+  Converted c = Convert("mcp__github__push_files",
+                        R"({"owner":"o","repo":"r","branch":"main","files":[)"
+                        R"({"path":".github/workflows/x.yml","content":"run: curl x"},)"
+                        R"({"path":"README.md","content":"# r"}]})");
+  ASSERT_TRUE(c.ok) << c.error;
+  std::vector<std::pair<std::string, std::string>> writes;
+  for (const CallInput& call : c.calls) {
+    if (call.tool == "Write") writes.emplace_back(call.path, call.content);
+  }
+  EXPECT_EQ(writes, (std::vector<std::pair<std::string, std::string>>{
+                        {".github/workflows/x.yml", "run: curl x"}, {"README.md", "# r"}}));
+  // GitLab's create_commit: the list is `actions` and the path `file_path`.
+  c = Convert("mcp__gitlab__create_commit",
+              R"({"actions":[{"action":"create","file_path":"a.sh","content":"rm -rf ~"}]})");
+  ASSERT_TRUE(c.ok) << c.error;
+  writes.clear();
+  for (const CallInput& call : c.calls) {
+    if (call.tool == "Write") writes.emplace_back(call.path, call.content);
+  }
+  EXPECT_EQ(writes, (std::vector<std::pair<std::string, std::string>>{{"a.sh", "rm -rf ~"}}));
+  // A list of objects without paths adds no call; a reading tool's listed paths are reads.
+  c = Convert("mcp__x__create_labels", R"({"labels":[{"name":"bug","color":"red"}]})");
+  ASSERT_TRUE(c.ok);
+  for (const CallInput& call : c.calls) EXPECT_NE(call.tool, "Write");
+  c = Convert("mcp__x__read_files", R"({"files":[{"path":"/h/.ssh/id_rsa"}]})");
+  ASSERT_TRUE(c.ok);
+  bool read = false;
+  for (const CallInput& call : c.calls)
+    read = read || (call.tool == kReadTool && call.path == "/h/.ssh/id_rsa");
+  EXPECT_TRUE(read);
+}
+
 TEST(ToolInput, WrongTypesAreErrorsNamingTheField) {
   for (auto [tool, input, field] : std::vector<std::tuple<const char*, const char*, const char*>>{
            {"Bash", "{}", "command"},
