@@ -19,13 +19,15 @@
 #include <utility>
 #include <vector>
 
+#include "cache_file_fields.h"
+
 namespace doberman::internal {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'O', 'B', 'H', 'S', 'I', 'M', 'G'};
 constexpr uint32_t kFormat = 1;
 constexpr size_t kDigestBytes = 32;
-constexpr size_t kVersionBytes = 64;
+constexpr size_t kVersionBytes = kHsVersionFieldBytes;
 // The header's fields, where the writer puts them and the reader looks: magic, format, a reserved
 // zero, the image's size, the digest it was made for, Hyperscan's version string.
 constexpr size_t kFormatAt = sizeof kMagic;
@@ -72,23 +74,6 @@ bool MakeDirectories(const std::string& directory) {
     if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) return false;
   }
   return true;
-}
-
-void VersionField(char out[kVersionBytes]) {
-  std::memset(out, 0, kVersionBytes);
-  std::strncpy(out, hs_version(), kVersionBytes - 1);
-}
-
-uint64_t LoadU64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-uint32_t LoadU32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
 }
 
 bool WriteAll(int fd, const void* data, size_t size) {
@@ -210,15 +195,15 @@ bool ImageHeaderIsValid(std::span<const uint8_t> header, std::span<const uint8_t
                         uint64_t file_size, uint64_t* image_size) {
   if (header.size() < kHeaderBytes || digest.size() != kDigestBytes) return false;
   const uint8_t* p = header.data();
-  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || LoadU32(p + kFormatAt) != kFormat ||
-      LoadU32(p + kReservedAt) != 0)
+  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || LoadField<uint32_t>(p + kFormatAt) != kFormat ||
+      LoadField<uint32_t>(p + kReservedAt) != 0)
     return false;
-  const uint64_t size = LoadU64(p + kSizeAt);
+  const uint64_t size = LoadField<uint64_t>(p + kSizeAt);
   if (size < sizeof(uint64_t) || size > kMaxImageBytes || file_size != kImageOffset + size)
     return false;
   if (std::memcmp(p + kDigestAt, digest.data(), kDigestBytes) != 0) return false;
-  char version[kVersionBytes];
-  VersionField(version);
+  uint8_t version[kVersionBytes];
+  HsVersionField(version);
   if (std::memcmp(p + kVersionAt, version, kVersionBytes) != 0) return false;
   *image_size = size;
   return true;
@@ -278,7 +263,7 @@ void ImageCache::Store(std::span<const uint8_t> digest, const hs_database_t* db,
   const uint64_t image_size = size;
   std::memcpy(header + kSizeAt, &image_size, sizeof image_size);
   std::memcpy(header + kDigestAt, digest.data(), kDigestBytes);
-  VersionField(reinterpret_cast<char*>(header + kVersionAt));
+  HsVersionField(header + kVersionAt);
   const auto* image = reinterpret_cast<const uint8_t*>(db);
   WriteWhole(dir_fd_, ImageFileName(digest), kSuffix, {{header, sizeof header}, {image, size}});
 }

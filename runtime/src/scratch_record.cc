@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cstring>
 
+#include "cache_file_fields.h"
+
 namespace doberman::internal {
 namespace {
 
 constexpr char kMagic[8] = {'D', 'O', 'B', 'S', 'C', 'R', 'T', '1'};
 constexpr uint32_t kFormat = 1;
-constexpr size_t kVersionBytes = 64;
+constexpr size_t kVersionBytes = kHsVersionFieldBytes;
 // Where the writer puts each field and the reader looks: magic, format, the kept prefix's length,
 // the time of writing, the original scratch's size, the key, Hyperscan's version string, the
 // prefix (zero-padded), and a BLAKE2b-256 checksum of everything before it.
@@ -34,23 +36,6 @@ constexpr uint64_t kMaxScratchBytes = 256ull << 20;
 // A record written by a machine whose clock was ahead is not taken as fresh.
 constexpr int64_t kClockSkewSeconds = 60;
 constexpr char kKeyDomain[] = "doberman scratch record 1";
-
-void VersionField(uint8_t out[kVersionBytes]) {
-  std::memset(out, 0, kVersionBytes);
-  std::strncpy(reinterpret_cast<char*>(out), hs_version(), kVersionBytes - 1);
-}
-
-template <typename T>
-T Load(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <typename T>
-void Store(uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 // hs_clone_scratch from `prefix` followed by zeros up to `size` bytes (the whole of the original
 // scratch's length, so however much of it Hyperscan's prototype copy reads stays inside the
@@ -92,7 +77,7 @@ ScratchRecordKey KeyOfImages(std::vector<std::span<const uint8_t>> digests) {
   crypto_generichash_update(&state, reinterpret_cast<const uint8_t*>(kKeyDomain),
                             sizeof kKeyDomain);
   uint8_t version[kVersionBytes];
-  VersionField(version);
+  HsVersionField(version);
   crypto_generichash_update(&state, version, sizeof version);
   for (std::span<const uint8_t> digest : digests) {
     const uint64_t length = digest.size();  // framed, so that no two lists hash alike
@@ -124,12 +109,12 @@ std::vector<uint8_t> EncodeScratchRecord(const ScratchRecordKey& key, const hs_s
   std::vector<uint8_t> record(kRecordBytes, 0);
   uint8_t* p = record.data();
   std::memcpy(p, kMagic, sizeof kMagic);
-  Store<uint32_t>(p + kFormatAt, kFormat);
-  Store<uint32_t>(p + kPrefixLengthAt, static_cast<uint32_t>(prefix));
-  Store<int64_t>(p + kCreatedAt, now);
-  Store<uint64_t>(p + kSizeAt, size);
+  StoreField<uint32_t>(p + kFormatAt, kFormat);
+  StoreField<uint32_t>(p + kPrefixLengthAt, static_cast<uint32_t>(prefix));
+  StoreField<int64_t>(p + kCreatedAt, now);
+  StoreField<uint64_t>(p + kSizeAt, size);
   std::memcpy(p + kKeyAt, key.data(), key.size());
-  VersionField(p + kVersionAt);
+  HsVersionField(p + kVersionAt);
   std::memcpy(p + kPrefixAt, kept.data(), prefix);
   Checksum(record, p + kChecksumAt);
   return record;
@@ -140,10 +125,10 @@ hs_scratch_t* CloneFromScratchRecord(std::span<const uint8_t> record, const Scra
   if (record.size() != kRecordBytes) return nullptr;
   const uint8_t* p = record.data();
   uint8_t version[kVersionBytes];
-  VersionField(version);
-  const uint32_t prefix = Load<uint32_t>(p + kPrefixLengthAt);
-  const int64_t created = Load<int64_t>(p + kCreatedAt);
-  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || Load<uint32_t>(p + kFormatAt) != kFormat ||
+  HsVersionField(version);
+  const uint32_t prefix = LoadField<uint32_t>(p + kPrefixLengthAt);
+  const int64_t created = LoadField<int64_t>(p + kCreatedAt);
+  if (std::memcmp(p, kMagic, sizeof kMagic) != 0 || LoadField<uint32_t>(p + kFormatAt) != kFormat ||
       prefix == 0 || prefix > kScratchRecordPrefix || created < 0 ||
       std::memcmp(p + kKeyAt, key.data(), key.size()) != 0 ||
       std::memcmp(p + kVersionAt, version, kVersionBytes) != 0 ||
@@ -152,7 +137,7 @@ hs_scratch_t* CloneFromScratchRecord(std::span<const uint8_t> record, const Scra
   uint8_t checksum[crypto_generichash_BYTES];
   Checksum(record, checksum);
   if (std::memcmp(checksum, p + kChecksumAt, sizeof checksum) != 0) return nullptr;
-  return CloneFromPrefix({p + kPrefixAt, prefix}, Load<uint64_t>(p + kSizeAt));
+  return CloneFromPrefix({p + kPrefixAt, prefix}, LoadField<uint64_t>(p + kSizeAt));
 }
 
 }  // namespace doberman::internal
