@@ -132,11 +132,13 @@ inline void AppendCommandLiterals(std::string_view code, bool backticks, std::st
     }
     k = command_literals::SkipBlanks(code, k + 1);
     if (k < code.size() && code[k] == '[') {
-      const size_t mark = out->size();
-      k = command_literals::AppendArgumentList(code, k, out);
       // A list whose program is not a literal ([sys.executable, '-m', 'pytest']) runs a program
       // the text does not name: no command line, as for a call with no literal at all.
-      if (std::string_view(*out).substr(mark, 2) == " '") {
+      const size_t first = command_literals::SkipBlanks(code, k + 1);
+      const bool named = first < code.size() && (code[first] == '"' || code[first] == '\'');
+      const size_t mark = out->size();
+      k = command_literals::AppendArgumentList(code, k, out);
+      if (named) {
         out->erase(mark, 1);  // the first word's leading space
         out->push_back('\n');
       } else {
