@@ -1,7 +1,10 @@
 // Session memory's cost in process (Google Benchmark): a 200-byte outbound command decided alone,
 // and decided plus judged against a ledger of 100,000 recorded values
 // (doberman_memory_check_outbound: the command's values tagged, the fingerprints of those whose tag
-// the session holds, one lookup each), the check alone; recording a shown .env file.
+// the session holds, one lookup each), the check alone; recording a shown .env file. The growth
+// the goal reads comes from BM_DecideGrowthPaired: the two arms timed in alternation, one pair at
+// a time, so that a slow phase of the machine lands on both sides of a difference instead of on
+// one of two benchmarks run a second apart.
 //
 // Also a tool mode for bench/run's whole-process comparison:
 //   memory_bench --fill DIR N    creates state directory DIR with N recorded values (N/1000
@@ -10,6 +13,8 @@
 // Environment: DOBERMAN_BENCH_PACK and DOBERMAN_BENCH_PUBKEY (as decide_bench).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -119,6 +124,51 @@ void BM_DecideOutboundWithMemory(benchmark::State& state) {
   }
 }
 
+// Decide alone and decide plus the check, alternated call by call (the order flipped every pair),
+// each call timed on its own: counters give each arm's median and the median of the pairs'
+// differences, which is what the in-process goal reads (bench/report.py).
+void BM_DecideGrowthPaired(benchmark::State& state) {
+  MemoryFixture& f = Fixture();
+  if (f.memory == nullptr) return state.SkipWithError("set DOBERMAN_BENCH_PACK and _PUBKEY");
+  const doberman_call call = CommandCall();
+  const doberman_string session{"bench-7", 7};
+  using Clock = std::chrono::steady_clock;
+  auto time_one = [&](bool with_memory) {
+    const Clock::time_point t0 = Clock::now();
+    doberman_result r{};
+    r.struct_size = sizeof r;
+    doberman_decide(f.lp->pack, f.lp->scratch, &call, &r);
+    doberman_verdict v = DOBERMAN_PASS;
+    if (with_memory) doberman_memory_check_outbound(f.memory, f.lp->scratch, session, &call, &v);
+    benchmark::DoNotOptimize(v);
+    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+  };
+  std::vector<double> alone, with, diff;
+  bool flip = false;
+  for (auto _ : state) {
+    double a = 0, w = 0;
+    if (flip) {
+      w = time_one(true);
+      a = time_one(false);
+    } else {
+      a = time_one(false);
+      w = time_one(true);
+    }
+    flip = !flip;
+    alone.push_back(a);
+    with.push_back(w);
+    diff.push_back(w - a);
+  }
+  auto median = [](std::vector<double>& v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  state.counters["alone_ns"] = median(alone);
+  state.counters["with_memory_ns"] = median(with);
+  state.counters["growth_ns"] = median(diff);
+}
+
 // The memory check alone (what BM_DecideOutboundWithMemory adds to BM_DecideOutbound, measured
 // without the decision's own noise).
 void BM_CheckOutbound(benchmark::State& state) {
@@ -162,6 +212,7 @@ void BM_RecordShownEnvFile(benchmark::State& state) {
 BENCHMARK(BM_DecideOutbound);
 BENCHMARK(BM_DecideOutboundWithMemory);
 BENCHMARK(BM_CheckOutbound);
+BENCHMARK(BM_DecideGrowthPaired);
 BENCHMARK(BM_ValueFingerprints);
 BENCHMARK(BM_RecordShownEnvFile);
 

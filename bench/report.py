@@ -379,8 +379,20 @@ def render(res, plot_name):
             "; Bash fields only: %s" % ms(ps["load_bash_fields_ms"]) if ps.get("load_bash_fields_ms") is not None
             else ""), ok(load <= 2)))
     # session memory (issue 14)
+    # Judged, as the whole-process rows below, on the median of call-by-call differences
+    # (BM_DecideGrowthPaired alternates the two arms); the two separate benchmarks, run a second
+    # apart, are shown beside it.
     mem, alone = res.micro_ns("BM_DecideOutboundWithMemory"), res.micro_ns("BM_DecideOutbound")
-    if mem and alone:
+    paired = res.micro.get("BM_DecideGrowthPaired", {})
+    if paired.get("growth_ns") is not None:
+        growth = paired["growth_ns"]
+        goals.append(("Session memory in process, 100k-value ledger (issue 14)",
+                      "decide grows by <= 1 µs",
+                      "+%s call by call (medians %s against %s)%s" % (
+                          t(growth), t(paired["with_memory_ns"]), t(paired["alone_ns"]),
+                          "; separate benchmarks: %s against %s" % (t(mem), t(alone)) if mem and alone else ""),
+                      ok(growth <= 1000)))
+    elif mem and alone:
         goals.append(("Session memory in process, 100k-value ledger (issue 14)",
                       "decide grows by <= 1 µs", "+%s (%s against %s)" % (t(mem - alone), t(mem), t(alone)),
                       ok(mem - alone <= 1000)))

@@ -391,21 +391,35 @@ bool PassesValidators(const ValidatorSpec& spec, std::string_view text, size_t s
 
 namespace {
 
-// Hands the run `run` to `fn` as ExtractValue would bound it (a host and path: its last segment),
-// and that value's own last path segment too; false when `fn` says stop.
-bool YieldValue(std::string_view run, size_t min_length,
-                bool (*fn)(void* context, std::string_view value), void* context) {
-  const std::string_view value = LastSegmentOfHostPath(run);
-  if (value.size() >= min_length && !fn(context, value)) return false;
-  const size_t tail = value.rfind('/');
-  return tail == std::string_view::npos || value.size() - tail - 1 < min_length ||
-         fn(context, value.substr(tail + 1));
+// Hands the value run [begin, e) of `text` to `fn` as ExtractValue would bound it (a host and
+// path: its last segment, as LastSegmentOfHostPath cuts it), and that value's own last path
+// segment too; false when `fn` says stop. `last_slash` and `last_dot` are the positions of the
+// last '/' and '.' before `e` (SIZE_MAX: none), which the walk keeps, so that no value is
+// searched again for them.
+bool YieldValue(std::string_view text, size_t begin, size_t e, size_t last_slash, size_t last_dot,
+                size_t min_length, bool (*fn)(void* context, std::string_view value),
+                void* context) {
+  const bool slash = last_slash != SIZE_MAX && last_slash >= begin;
+  if (slash && last_dot != SIZE_MAX && last_dot >= begin) {
+    // A host and path: only its last segment (which holds no '/').
+    return e - last_slash - 1 < min_length ||
+           fn(context, text.substr(last_slash + 1, e - last_slash - 1));
+  }
+  if (e - begin >= min_length && !fn(context, text.substr(begin, e - begin))) return false;
+  return !slash || e - last_slash - 1 < min_length ||
+         fn(context, text.substr(last_slash + 1, e - last_slash - 1));
 }
 
 // ForEachCarriedValue's byte classes, one table lookup per byte (the walk runs over every outbound
 // call): the classes are exactly IsTokenChar (without '/', which ends a value) and
 // EndsValueBackwards.
-enum : uint8_t { kValueByte = 1, kStopByte = 2, kEqualsByte = 4, kPassesInQuotesByte = 8 };
+enum : uint8_t {
+  kValueByte = 1,
+  kStopByte = 2,
+  kEqualsByte = 4,
+  kPassesInQuotesByte = 8,
+  kSlashOrDotByte = 16,  // neither a value byte nor a stop: what YieldValue cuts at
+};
 constexpr std::array<uint8_t, 256> kCarriedClass = [] {
   std::array<uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c) {
@@ -415,6 +429,8 @@ constexpr std::array<uint8_t, 256> kCarriedClass = [] {
     if (PassesInQuotes(static_cast<char>(c))) t[c] |= kPassesInQuotesByte;
   }
   t['='] |= kEqualsByte;
+  t['/'] |= kSlashOrDotByte;
+  t['.'] |= kSlashOrDotByte;
   return t;
 }();
 
@@ -428,8 +444,18 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
   size_t last_stop = SIZE_MAX;       // last backward stop before the current '=' block
   size_t last_hard_stop = SIZE_MAX;  // the same, PassesInQuotes's stops not counted
   size_t eq_block_begin = SIZE_MAX;  // start of the run of '=' ending at the current position
+  size_t last_slash = SIZE_MAX, last_dot = SIZE_MAX;  // the last '/' and '.' seen
   for (size_t e = 1; e <= n; ++e) {
     const uint8_t k = kCarriedClass[bytes[e - 1]];
+    if ((k & kSlashOrDotByte) != 0) {
+      (bytes[e - 1] == '/' ? last_slash : last_dot) = e - 1;
+      if (eq_block_begin != SIZE_MAX) {
+        last_stop = e - 2;  // as below: the block's last '=' stops a value
+        last_hard_stop = e - 2;
+        eq_block_begin = SIZE_MAX;
+      }
+      continue;  // not a value byte, so no value ends here
+    }
     if ((k & kEqualsByte) != 0) {
       if (eq_block_begin == SIZE_MAX) eq_block_begin = e - 1;
     } else {
@@ -445,13 +471,17 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     }
     // A value ends where a run of token characters ends ('/' ends it too, as in ExtractValue).
     if ((k & kValueByte) == 0) continue;
-    if (e < n && (kCarriedClass[bytes[e]] & kValueByte) != 0) {
+    uint8_t next = e < n ? kCarriedClass[bytes[e]] : 0;
+    if ((next & kValueByte) != 0) {
       // Inside a run, a plain value byte followed by another value byte changes nothing above
-      // (no '=' block is open after a byte that is not '='): skip to the run's last such byte.
+      // (no '=' block is open after a byte that is not '='): skip to the run's last such byte,
+      // each byte's class read once.
       if ((k & kEqualsByte) == 0) {
-        while (e + 1 < n && kCarriedClass[bytes[e]] == kValueByte &&
-               (kCarriedClass[bytes[e + 1]] & kValueByte) != 0) {
+        while (next == kValueByte && e + 1 < n) {
+          const uint8_t after = kCarriedClass[bytes[e + 1]];
+          if ((after & kValueByte) == 0) break;
           ++e;
+          next = after;
         }
       }
       continue;
@@ -471,8 +501,9 @@ bool ForEachCarriedValue(std::string_view text, size_t min_length,
     const size_t quoted = QuotedValueBegin(text, b, e, hard_begin);
     // The piece after the '#', '&' or '?' too: a value recorded elsewhere may be sent inside a
     // quoted literal.
-    if (quoted != b && !YieldValue(text.substr(b, e - b), min_length, fn, context)) return false;
-    if (!YieldValue(text.substr(quoted, e - quoted), min_length, fn, context)) return false;
+    if (quoted != b && !YieldValue(text, b, e, last_slash, last_dot, min_length, fn, context))
+      return false;
+    if (!YieldValue(text, quoted, e, last_slash, last_dot, min_length, fn, context)) return false;
   }
   return true;
 }

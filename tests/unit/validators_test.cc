@@ -454,6 +454,36 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
   EXPECT_EQ(got[0], std::string(ExtractValue(long_value, 5000, 5000)));
 }
 
+// The walk keeps the last '/' and '.' as it goes rather than searching each value for them: a
+// host and path is cut to its last segment (no value holds both a '/' and a '.'), a path without
+// a host gives itself and its last segment, and an '=' block before either still stops a value.
+TEST(CarriedValues, PathCuts) {
+  std::mt19937 rng(13);
+  const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\nbcdef/./";
+  for (int round = 0; round < 5000; ++round) {
+    std::string text;
+    const size_t n = rng() % 120;
+    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    for (const std::string& g : CarriedValues(text, 1)) {
+      EXPECT_FALSE(g.find('/') != std::string::npos && g.find('.') != std::string::npos)
+          << "[" << g << "] in [" << text << "]";
+    }
+  }
+  using V = std::vector<std::string>;
+  EXPECT_EQ(CarriedValues("x https://api.example.com/v2/AKIAIOSFODNN7ABCDEFG y", 8),
+            (V{"api.example", "api.example.com", "AKIAIOSFODNN7ABCDEFG"}));
+  EXPECT_EQ(CarriedValues("key=secrets/Zq8vN2xLw4Rt7YpK1mBs", 8),
+            (V{"secrets/Zq8vN2xLw4Rt7YpK1mBs", "Zq8vN2xLw4Rt7YpK1mBs"}));
+  EXPECT_EQ(CarriedValues("tok==/Zq8vN2xLw4Rt7YpK1mBs", 8),
+            (V{"/Zq8vN2xLw4Rt7YpK1mBs", "Zq8vN2xLw4Rt7YpK1mBs"}));
+  EXPECT_EQ(CarriedValues("tok==.Zq8vN2xLw4Rt7YpK1mBs/abcdefghij", 8),
+            (V{".Zq8vN2xLw4Rt7YpK1mBs", "abcdefghij"}));
+  EXPECT_EQ(CarriedValues("'pw#Zq8v/N2xL.w4Rt7YpK1mBs'", 8),
+            (V{"Zq8v/N2xL", "N2xL.w4Rt7YpK1mBs", "N2xL.w4Rt7YpK1mBs"}));
+  EXPECT_EQ(CarriedValues("a/b.c/dddddddd.eeeeeeee/ffffffffgg", 8),
+            (V{"dddddddd", "dddddddd.eeeeeeee", "ffffffffgg"}));
+}
+
 // The minimum length only filters: the walk skips short runs and the inside of long ones without
 // examining them, and still yields, in order, every long-enough value ExtractValue bounds at a run
 // end, on texts longer than ExtractValue's 60-byte rounds above and with long runs.
