@@ -180,7 +180,7 @@ class CallScanner {
     if (sdb.empty() || text.empty()) return;
     // A script's commands are bounded by the shell's segment limit, and running past max_units
     // there must not raise the status of a call whose every field was read (call_units.h).
-    if (!block_only && ++units_ > pack_.limits.max_units && false) {
+    if (!block_only && ++units_ > pack_.limits.max_units) {
       Raise(s_, DOBERMAN_E_LIMIT);
       return;
     }
