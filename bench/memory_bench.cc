@@ -13,8 +13,6 @@
 // Environment: DOBERMAN_BENCH_PACK and DOBERMAN_BENCH_PUBKEY (as decide_bench).
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -132,16 +130,15 @@ void BM_DecideGrowthPaired(benchmark::State& state) {
   if (f.memory == nullptr) return state.SkipWithError("set DOBERMAN_BENCH_PACK and _PUBKEY");
   const doberman_call call = CommandCall();
   const doberman_string session{"bench-7", 7};
-  using Clock = std::chrono::steady_clock;
   auto time_one = [&](bool with_memory) {
-    const Clock::time_point t0 = Clock::now();
+    const uint64_t t0 = NowNs();
     doberman_result r{};
     r.struct_size = sizeof r;
     doberman_decide(f.lp->pack, f.lp->scratch, &call, &r);
     doberman_verdict v = DOBERMAN_PASS;
     if (with_memory) doberman_memory_check_outbound(f.memory, f.lp->scratch, session, &call, &v);
     benchmark::DoNotOptimize(v);
-    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    return static_cast<double>(NowNs() - t0);
   };
   std::vector<double> alone, with, diff;
   bool flip = false;
@@ -159,14 +156,9 @@ void BM_DecideGrowthPaired(benchmark::State& state) {
     with.push_back(w);
     diff.push_back(w - a);
   }
-  auto median = [](std::vector<double>& v) {
-    if (v.empty()) return 0.0;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
-  state.counters["alone_ns"] = median(alone);
-  state.counters["with_memory_ns"] = median(with);
-  state.counters["growth_ns"] = median(diff);
+  state.counters["alone_ns"] = Summarize(std::move(alone)).p50_ns;
+  state.counters["with_memory_ns"] = Summarize(std::move(with)).p50_ns;
+  state.counters["growth_ns"] = Summarize(std::move(diff)).p50_ns;
 }
 
 // The memory check alone (what BM_DecideOutboundWithMemory adds to BM_DecideOutbound, measured

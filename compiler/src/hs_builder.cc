@@ -158,15 +158,24 @@ constexpr size_t kMaxConditionDatabases = 12;
 
 std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   const std::vector<bool> is_condition = Conditions(pack);
-  std::vector<DatabaseGroup> groups;
+  // Each scope's triggers and the conditions it keeps apart (folded into the triggers when few).
+  struct ScopePatterns {
+    std::vector<uint32_t> triggers, conditions;
+  };
+  std::vector<ScopePatterns> scopes(internal::kScopeCount);
   size_t scopes_apart = 0;
   for (int scope = 0; scope < internal::kScopeCount; ++scope) {
-    size_t triggers = 0, conditions = 0;
+    ScopePatterns& sp = scopes[scope];
     for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
       if ((pack.rules[pack.patterns[i].rule].scopes & (1u << scope)) == 0) continue;
-      ++(is_condition[i] ? conditions : triggers);
+      (is_condition[i] ? sp.conditions : sp.triggers).push_back(i);
     }
-    scopes_apart += KeepConditionsApart(triggers, conditions) ? 1 : 0;
+    if (!KeepConditionsApart(sp.triggers.size(), sp.conditions.size())) {
+      sp.triggers.insert(sp.triggers.end(), sp.conditions.begin(), sp.conditions.end());
+      std::sort(sp.triggers.begin(), sp.triggers.end());
+      sp.conditions.clear();
+    }
+    scopes_apart += sp.conditions.empty() ? 0 : 1;
   }
   const size_t budget =
       scopes_apart == 0
@@ -174,6 +183,7 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
           : std::min(kMaxConditionDatabases,
                      (internal::kMaxDatabaseGroups - static_cast<size_t>(internal::kScopeCount)) /
                          scopes_apart);
+  std::vector<DatabaseGroup> groups;
   auto add = [&](uint32_t scope_bit, bool conditional, std::vector<uint32_t> ids) {
     if (ids.empty()) return;
     for (DatabaseGroup& g : groups) {
@@ -186,19 +196,9 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   };
   for (int scope = 0; scope < internal::kScopeCount; ++scope) {
     const uint32_t bit = 1u << scope;
-    std::vector<uint32_t> triggers, conditions;
-    for (uint32_t i = 0; i < pack.patterns.size(); ++i) {
-      if ((pack.rules[pack.patterns[i].rule].scopes & bit) == 0) continue;
-      (is_condition[i] ? conditions : triggers).push_back(i);
-    }
-    if (!KeepConditionsApart(triggers.size(), conditions.size())) {
-      triggers.insert(triggers.end(), conditions.begin(), conditions.end());
-      std::sort(triggers.begin(), triggers.end());
-      conditions.clear();
-    }
-    add(bit, false, std::move(triggers));
-    if (!conditions.empty()) {
-      for (std::vector<uint32_t>& cluster : SplitConditions(pack, conditions, budget))
+    add(bit, false, std::move(scopes[scope].triggers));
+    if (!scopes[scope].conditions.empty()) {
+      for (std::vector<uint32_t>& cluster : SplitConditions(pack, scopes[scope].conditions, budget))
         add(bit, true, std::move(cluster));
     }
   }

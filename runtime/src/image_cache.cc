@@ -259,9 +259,8 @@ void ImageCache::Store(std::span<const uint8_t> digest, const hs_database_t* db,
     return;
   uint8_t header[kImageOffset] = {};
   std::memcpy(header, kMagic, sizeof kMagic);
-  std::memcpy(header + kFormatAt, &kFormat, sizeof kFormat);
-  const uint64_t image_size = size;
-  std::memcpy(header + kSizeAt, &image_size, sizeof image_size);
+  StoreField<uint32_t>(header + kFormatAt, kFormat);
+  StoreField<uint64_t>(header + kSizeAt, size);
   std::memcpy(header + kDigestAt, digest.data(), kDigestBytes);
   HsVersionField(header + kVersionAt);
   const auto* image = reinterpret_cast<const uint8_t*>(db);
