@@ -30,6 +30,13 @@ std::vector<std::string> CarriedValues(std::string_view text, size_t min_length)
   return got;
 }
 
+// A text of fewer than `below` characters drawn from `alphabet`: the walk's random inputs.
+std::string RandomText(std::mt19937& rng, std::string_view alphabet, size_t below) {
+  std::string text(rng() % below, ' ');
+  for (char& c : text) c = alphabet[rng() % alphabet.size()];
+  return text;
+}
+
 // ExtractValue at every end of a run of token characters, the values at least `min_length` long,
 // in order: what ForEachCarriedValue must yield (it may add URL-path tails).
 std::vector<std::string> ExtractedAtRunEnds(const std::string& text, size_t min_length) {
@@ -439,9 +446,7 @@ TEST(CarriedValues, AgreeWithExtractValueAtEveryRunEnd) {
   std::mt19937 rng(7);
   const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\n";
   for (int round = 0; round < 3000; ++round) {
-    std::string text;
-    const size_t n = rng() % 60;
-    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    const std::string text = RandomText(rng, alphabet, 60);
     const std::vector<std::string> expected = ExtractedAtRunEnds(text, 2);
     // Every ExtractValue value is yielded, in order; extra yields are URL-path tails only.
     EXPECT_EQ(MatchedInOrder(CarriedValues(text, 2), expected), expected.size())
@@ -461,9 +466,7 @@ TEST(CarriedValues, PathCuts) {
   std::mt19937 rng(13);
   const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\nbcdef/./";
   for (int round = 0; round < 5000; ++round) {
-    std::string text;
-    const size_t n = rng() % 120;
-    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    const std::string text = RandomText(rng, alphabet, 120);
     for (const std::string& g : CarriedValues(text, 1)) {
       EXPECT_FALSE(g.find('/') != std::string::npos && g.find('.') != std::string::npos)
           << "[" << g << "] in [" << text << "]";
@@ -491,9 +494,7 @@ TEST(CarriedValues, MinimumLengthOnlyFilters) {
   std::mt19937 rng(11);
   const std::string alphabet = "aZ9+/=_-. :'\"=?&#@,`\t\nbcdefghijklmnop";
   for (int round = 0; round < 5000; ++round) {
-    std::string text;
-    const size_t n = rng() % 200;
-    for (size_t i = 0; i < n; ++i) text.push_back(alphabet[rng() % alphabet.size()]);
+    const std::string text = RandomText(rng, alphabet, 200);
     const size_t min_length = 2 + rng() % 14;
     const std::vector<std::string> expected = ExtractedAtRunEnds(text, min_length);
     const std::vector<std::string> got = CarriedValues(text, min_length);
