@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "encoded_runs.h"
 #include "unicode_fold.h"
@@ -107,6 +108,72 @@ void RecordMatch(Scratch& s, uint32_t r, doberman_verdict verdict, const UnitCon
   }
 }
 
+bool EvalWhen(std::span<const uint8_t> rule_on, std::span<const uint8_t> tag_on,
+              const std::vector<WhenInstr>& program) {
+  bool stack[257];
+  size_t depth = 0;
+  for (const WhenInstr& in : program) {
+    switch (in.op) {
+      case WhenOp::kRule:
+        stack[depth++] = rule_on[in.arg] != 0;
+        break;
+      case WhenOp::kTag:
+        stack[depth++] = tag_on[in.arg] != 0;
+        break;
+      case WhenOp::kTrue:
+        stack[depth++] = true;
+        break;
+      case WhenOp::kNot:
+        stack[depth - 1] = !stack[depth - 1];
+        break;
+      case WhenOp::kAnd:
+        --depth;
+        stack[depth - 1] = stack[depth - 1] && stack[depth];
+        break;
+      case WhenOp::kOr:
+        --depth;
+        stack[depth - 1] = stack[depth - 1] || stack[depth];
+        break;
+    }
+  }
+  return depth == 1 && stack[0];
+}
+
+void Fire(Scratch& s, uint32_t r) {
+  s.rule_fired[r] = 1;
+  for (uint32_t t : s.pack.rules[r].tags) s.tag_on[t] = 1;
+}
+
+// Rule r matched in a command of a script being written: into that command's tag space (Scratch).
+void NoteScriptMatch(Scratch& s, uint32_t r) {
+  if (s.script_rule_on[r]) return;
+  s.script_rule_on[r] = 1;
+  s.script_rules.push_back(r);
+  for (uint32_t t : s.pack.rules[r].tags) s.script_tag_on[t] = 1;
+}
+
+// The combinations one command of a script being written makes (a secret file and an upload in
+// `curl -F f=@$HOME/.ssh/id_rsa ...`), judged like a command line's and for BLOCK only, the bar
+// of its single rules; then that command's tag space is cleared. One command, not the script:
+// a long script reads a certificate in one place and fetches a page in another.
+void JudgeScriptCommand(Scratch& s, const UnitContext& u) {
+  const Pack& pack = s.pack;
+  for (uint32_t r : pack.when_rules) {
+    const RuleInfo& rule = pack.rules[r];
+    if (rule.has_patterns || rule.verdict != DOBERMAN_BLOCK || s.rule_fired[r]) continue;
+    if (!EvalWhen(s.script_rule_on, s.script_tag_on, rule.when)) continue;
+    Fire(s, r);
+    s.rule_verdict[r] = rule.verdict;
+    RuleLocation& loc = s.rule_location[r];
+    loc = RuleLocation{};
+    loc.field = u.field;
+    loc.unit = u.unit;
+  }
+  for (uint32_t r : s.script_rules) s.script_rule_on[r] = 0;
+  s.script_rules.clear();
+  std::fill(s.script_tag_on.begin(), s.script_tag_on.end(), 0);
+}
+
 // Evaluates every rule that had a pattern hit in this unit, then clears the unit state.
 void EvaluateUnit(Scratch& s, const UnitContext& u) {
   const Pack& pack = s.pack;
@@ -154,12 +221,17 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
       }
       if (!issued) verdict = rule.mention_cap;
     }
+    // A credential on a script's command line (`curl -u admin:PASSWORD https://ci...`) goes where
+    // the script sends it when run, by design: it counts as a secret in the file (below), not as
+    // a secret leaving, so secret rules stay out of the command's tag space.
+    if (u.block_only && !rule.secret_family) NoteScriptMatch(s, r);
     // A script being written runs later, if ever: of its commands only a BLOCK counts now. A
     // credential in its text is there already (`curl -u admin:PASSWORD` in deploy.sh), so secret
     // rules count at their verdict, as they do on the file's content.
     if (u.block_only && verdict != DOBERMAN_BLOCK && !rule.secret_family) continue;
     RecordMatch(s, r, verdict, u, located);
   }
+  if (!s.script_rules.empty()) JudgeScriptCommand(s, u);
   for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;
   for (uint32_t p : s.validated_patterns) s.validated_until[p] = 0;
   s.touched_patterns.clear();
@@ -240,41 +312,6 @@ void ScanCall(Scratch& s, const doberman_call& call) {
   WalkCallUnits(pack, call, s.views, scanner);
 }
 
-bool EvalWhen(const Scratch& s, const std::vector<WhenInstr>& program) {
-  bool stack[257];
-  size_t depth = 0;
-  for (const WhenInstr& in : program) {
-    switch (in.op) {
-      case WhenOp::kRule:
-        stack[depth++] = s.rule_fired[in.arg] != 0;
-        break;
-      case WhenOp::kTag:
-        stack[depth++] = s.tag_on[in.arg] != 0;
-        break;
-      case WhenOp::kTrue:
-        stack[depth++] = true;
-        break;
-      case WhenOp::kNot:
-        stack[depth - 1] = !stack[depth - 1];
-        break;
-      case WhenOp::kAnd:
-        --depth;
-        stack[depth - 1] = stack[depth - 1] && stack[depth];
-        break;
-      case WhenOp::kOr:
-        --depth;
-        stack[depth - 1] = stack[depth - 1] || stack[depth];
-        break;
-    }
-  }
-  return depth == 1 && stack[0];
-}
-
-void Fire(Scratch& s, uint32_t r) {
-  s.rule_fired[r] = 1;
-  for (uint32_t t : s.pack.rules[r].tags) s.tag_on[t] = 1;
-}
-
 void AddHit(Scratch& s, uint32_t r, doberman_verdict verdict, size_t* dropped) {
   if (s.hits.size() == kMaxHits) {
     ++*dropped;
@@ -321,6 +358,9 @@ Scratch::Scratch(const Pack& p) : pack(p) {
   matched_rules.reserve(rules);
   fired_rules.reserve(rules);
   tag_on.assign(pack.tags.size(), 0);
+  script_rule_on.assign(rules, 0);
+  script_tag_on.assign(pack.tags.size(), 0);
+  script_rules.reserve(rules);
   hits.reserve(kMaxHits);
   views.segments.segments.reserve(16);
 }
@@ -401,7 +441,7 @@ doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* r
   for (uint32_t r : pack.when_rules) {
     const RuleInfo& rule = pack.rules[r];
     if (rule.has_patterns && !s.rule_matched[r]) continue;
-    if (!EvalWhen(s, rule.when)) continue;
+    if (!EvalWhen(s.rule_fired, s.tag_on, rule.when)) continue;
     Fire(s, r);
     if (!rule.has_patterns) {
       s.rule_verdict[r] = rule.verdict;

@@ -14,6 +14,7 @@
 #include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
+#include "units.h"
 
 namespace doberman::internal {
 
@@ -187,6 +188,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   NotePipedData(lv, argv0, i, e, depth, pipeline);
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
+  NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
   HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && !traits->runners.empty())
     HandleRunner(lv, *traits, i, e, depth, pipeline);
@@ -473,6 +475,30 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     return;
   }
   carry(Ctx::Piped::kDecoded);
+}
+
+// A here-document written to a file named as a shell script (`cat > deploy.sh <<'EOF'`, `cat <<EOF
+// | tee -a run.bash`) is a script being written, as a Write of that file is, whether or not its
+// body opens with a `#!` line: its body becomes a detached script when it is read
+// (ReadHeredocBodies).
+void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view argv0, size_t b,
+                                                   size_t i, size_t e, size_t pipeline) {
+  bool script_file = false;
+  for (size_t j = b; j < e && !script_file; ++j) {
+    const Word& w = lv.words[j];
+    const std::string_view v = View(lv, w);
+    if ((w.flags & kRedir) != 0) {
+      const std::string_view op = v.substr(0, w.op);
+      script_file = (w.flags & (kHeredoc | kHereString)) == 0 &&
+                    op.find('>') != std::string_view::npos && IsShellScript(v.substr(w.op), {});
+    } else if (argv0 == "tee" && j > i) {
+      script_file = IsShellScript(v, {});
+    }
+  }
+  if (!script_file) return;
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline && !h.commands) h.script_file = true;
+  }
 }
 
 // Windows shells: `powershell|pwsh [options] -Command|-c WORDS...` and `cmd /c|/k WORDS...` run the

@@ -102,6 +102,7 @@ struct SegmentList {
       size_t program_segment = static_cast<size_t>(-1);
       bool program_runs_commands = false;  // that program's shell calls are read (HandleEmbedded)
       bool remote_script = false;          // feeds the shell of another machine (ssh host <<EOF)
+      bool script_file = false;  // written to a file named as a shell script (cat > x.sh <<EOF)
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth

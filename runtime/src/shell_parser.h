@@ -330,6 +330,8 @@ struct ShellNormalizer::Impl {
   void TransferHeredocs(size_t from, size_t to, size_t pipeline);
   void ReadHeredocBodies(size_t depth);
   void DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline);
+  void NoteScriptFileHeredocs(Level& lv, std::string_view argv0, size_t b, size_t i, size_t e,
+                              size_t pipeline);
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
   void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,
                     size_t pipeline);

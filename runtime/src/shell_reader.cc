@@ -337,7 +337,7 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
     SegmentList& out = *ctx.out;
     if (!h.commands && out.detached_script_count < SegmentList::kMaxDetachedScripts &&
-        (h.remote_script || IsShellScript({}, body))) {
+        (h.remote_script || h.script_file || IsShellScript({}, body))) {
       if (out.detached_scripts.size() == out.detached_script_count)
         out.detached_scripts.emplace_back();
       out.detached_scripts[out.detached_script_count++].assign(body);

@@ -514,58 +514,6 @@ TEST_F(ShellNormalizerTest, HeredocBodiesAreData) {
   EXPECT_EQ(Norm("cat <<EOF\r\nrm -rf /\r\nEOF\r\nls\r\n"), (Segments{"cat <<EOF", "ls"}));
 }
 
-// A here-document body that is a shell script (its #! line runs a shell) and is written rather
-// than run is handed to the caller as a written script; its commands are not segments here.
-TEST_F(ShellNormalizerTest, HeredocScriptsWrittenToFilesAreHandedOver) {
-  SegmentList out;
-  ASSERT_EQ(norm_.Normalize("cat > x.sh <<'EOF'\n#!/bin/bash\nrm -rf ~\nEOF\nchmod +x x.sh", &out),
-            ShellStatus::kOk);
-  EXPECT_EQ(Segments(out.segments.begin(), out.segments.begin() + 2),
-            (Segments{"cat >x.sh <<EOF", "chmod +x x.sh"}));
-  ASSERT_EQ(out.detached_script_count, 1u);
-  EXPECT_EQ(out.detached_scripts[0], "#!/bin/bash\nrm -rf ~\n");
-  // Not a script (no shell #! line), or fed to a shell (already parsed as commands): none handed.
-  out.Clear();
-  ASSERT_EQ(norm_.Normalize("cat > notes <<EOF\nrm -rf ~\nEOF", &out), ShellStatus::kOk);
-  EXPECT_EQ(out.detached_script_count, 0u);
-  ASSERT_EQ(norm_.Normalize("bash <<'EOF'\n#!/bin/sh\nls\nEOF", &out), ShellStatus::kOk);
-  EXPECT_EQ(out.detached_script_count, 0u);
-  // Bounded: at most kMaxDetachedScripts, and Clear() forgets them.
-  std::string many;
-  for (int i = 0; i < 12; ++i) many += "cat > s.sh <<EOF\n#!/bin/sh\nls\nEOF\n";
-  out.Clear();
-  ASSERT_EQ(norm_.Normalize(many, &out), ShellStatus::kOk);
-  EXPECT_EQ(out.detached_script_count, SegmentList::kMaxDetachedScripts);
-  out.Clear();
-  EXPECT_EQ(out.detached_script_count, 0u);
-}
-
-// ssh with no remote command, or with a remote shell that reads stdin, sends its here-documents and
-// here-strings to that shell: they are handed over as scripts run elsewhere (judged like ssh's
-// remote command), with or without a #! line. kubectl exec ... -- sh the same.
-TEST_F(ShellNormalizerTest, StdinOfARemoteShellIsARemoteScript) {
-  auto detached = [&](std::string_view command) {
-    SegmentList out;
-    EXPECT_EQ(norm_.Normalize(command, &out), ShellStatus::kOk) << command;
-    return Segments(
-        out.detached_scripts.begin(),
-        out.detached_scripts.begin() + static_cast<std::ptrdiff_t>(out.detached_script_count));
-  };
-  EXPECT_EQ(detached("ssh prod <<'EOF'\nrm -rf /\nEOF"), Segments{"rm -rf /\n"});
-  EXPECT_EQ(detached("ssh -p 22 prod 'bash -s' <<'EOF'\nrm -rf /\nEOF"),
-            (Segments{"bash -s\n", "rm -rf /\n"}));
-  EXPECT_EQ(detached("ssh prod sudo bash <<< 'rm -rf /'"), (Segments{"sudo bash\n", "rm -rf /\n"}));
-  EXPECT_EQ(detached("kubectl exec -i web-0 -- sh <<EOF\nrm -rf /\nEOF"),
-            (Segments{"sh\n", "rm -rf /\n"}));
-  // A remote command that is not a shell reading stdin: its stdin is data.
-  EXPECT_EQ(detached("ssh prod 'cat > notes' <<'EOF'\nrm -rf /\nEOF"), Segments{"cat > notes\n"});
-  EXPECT_EQ(detached("ssh prod bash -c ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c ls\n"});
-  EXPECT_EQ(detached("ssh prod bash -c -- ls <<'EOF'\nrm -rf /\nEOF"), Segments{"bash -c -- ls\n"});
-  EXPECT_EQ(detached("ssh prod bash deploy.sh <<'EOF'\nrm -rf /\nEOF"),
-            Segments{"bash deploy.sh\n"});
-  EXPECT_EQ(detached("kubectl exec -i web-0 -- cat <<EOF\nrm -rf /\nEOF"), Segments{"cat\n"});
-}
-
 TEST_F(ShellNormalizerTest, UnquotedHeredocSubstitutionsRun) {
   EXPECT_EQ(Norm("cat <<EOF\nhello $(rm -rf /) `id`\nEOF"),
             (Segments{"cat <<EOF", "rm -r -f /", "id"}));
