@@ -224,7 +224,10 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
     // A credential on a script's command line (`curl -u admin:PASSWORD https://ci...`) goes where
     // the script sends it when run, by design: it counts as a secret in the file (below), not as
     // a secret leaving, so secret rules stay out of the command's tag space.
-    if (u.block_only && !rule.secret_family) NoteScriptMatch(s, r);
+    // Only the script's commands (the command scope) are such spaces: its whole text, read as a
+    // command line's raw text too, would join commands far apart.
+    if (u.block_only && u.scope_bit == 1u << kScopeCommand && !rule.secret_family)
+      NoteScriptMatch(s, r);
     // A script being written runs later, if ever: of its commands only a BLOCK counts now. A
     // credential in its text is there already (`curl -u admin:PASSWORD` in deploy.sh), so secret
     // rules count at their verdict, as they do on the file's content.
