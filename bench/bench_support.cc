@@ -166,7 +166,8 @@ class UnitLister {
   void Unit(int scope, doberman_field, uint32_t, std::string_view text, bool decoded, uint32_t) {
     out_->push_back({scope, std::string(text), decoded});
   }
-  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
+  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text,
+                  uint32_t /*pipeline*/) {
     Unit(scope, field, unit, text, false, 0);
   }
   void Status(doberman_status) {}

@@ -48,10 +48,14 @@ inline std::string_view StringOf(const doberman_string& s) {
 }
 
 // Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
-// has a database, v.ScriptUnit(scope, field, unit, text) for each command of a script being written
-// (ScriptCommands; judged for BLOCK only, and for the credentials in them), and v.Status(status)
+// has a database, v.ScriptUnit(scope, field, unit, text, pipeline) for each command of a script
+// being written (ScriptCommands; judged for BLOCK only, and for the credentials in them; `pipeline`
+// numbers the script's top-level pipelines, SegmentList::pipelines, and is kNoPipeline for the
+// script's whole text), and v.Status(status)
 // for every bound the call exceeds (a text cut at its limit, a shell command that could not be read
 // whole, more encoded runs than the limit allows).
+inline constexpr uint32_t kNoPipeline = UINT32_MAX;
+
 template <typename Visitor>
 void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
@@ -103,11 +107,12 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
     b.segments.Clear();
     (void)pack.shell->Normalize(script, &b.segments);
     for (size_t i = 0; i < b.segments.count; ++i) {
-      v.ScriptUnit(kScopeCommand, field, static_cast<uint32_t>(first + i), b.segments.segments[i]);
+      v.ScriptUnit(kScopeCommand, field, static_cast<uint32_t>(first + i), b.segments.segments[i],
+                   b.segments.pipelines[i]);
     }
     if (!pack.scopes[kScopeCommandText].empty()) {
       v.ScriptUnit(kScopeCommandText, field, static_cast<uint32_t>(first + b.segments.count),
-                   script);
+                   script, kNoPipeline);
     }
   };
 

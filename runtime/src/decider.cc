@@ -144,19 +144,26 @@ void Fire(Scratch& s, uint32_t r) {
   for (uint32_t t : s.pack.rules[r].tags) s.tag_on[t] = 1;
 }
 
-// Rule r matched in a command of a script being written: into that command's tag space (Scratch).
-void NoteScriptMatch(Scratch& s, uint32_t r) {
+// Rule r matched in a command of a script being written: into its pipeline's tag space (Scratch).
+void NoteScriptMatch(Scratch& s, uint32_t r, const UnitContext& u) {
+  if (s.script_rules.empty()) {
+    s.script_location = RuleLocation{};
+    s.script_location.field = u.field;
+    s.script_location.unit = u.unit;
+  }
   if (s.script_rule_on[r]) return;
   s.script_rule_on[r] = 1;
   s.script_rules.push_back(r);
   for (uint32_t t : s.pack.rules[r].tags) s.script_tag_on[t] = 1;
 }
 
-// The combinations one command of a script being written makes (a secret file and an upload in
-// `curl -F f=@$HOME/.ssh/id_rsa ...`), judged like a command line's and for BLOCK only, the bar
-// of its single rules; then that command's tag space is cleared. One command, not the script:
-// a long script reads a certificate in one place and fetches a page in another.
-void JudgeScriptCommand(Scratch& s, const UnitContext& u) {
+// The combinations one pipeline of a script being written makes (a secret file and an upload in
+// `curl -F f=@$HOME/.ssh/id_rsa ...` or `tar cz ~/.aws | curl --data-binary @- ...`), judged like
+// a command line's and for BLOCK only, the bar of its single rules; then the tag space is cleared.
+// One pipeline, not the script: a long script reads a certificate in one place and fetches a page
+// in another.
+void JudgeScriptPipeline(Scratch& s) {
+  if (s.script_rules.empty()) return;
   const Pack& pack = s.pack;
   for (uint32_t r : pack.when_rules) {
     const RuleInfo& rule = pack.rules[r];
@@ -164,10 +171,7 @@ void JudgeScriptCommand(Scratch& s, const UnitContext& u) {
     if (!EvalWhen(s.script_rule_on, s.script_tag_on, rule.when)) continue;
     Fire(s, r);
     s.rule_verdict[r] = rule.verdict;
-    RuleLocation& loc = s.rule_location[r];
-    loc = RuleLocation{};
-    loc.field = u.field;
-    loc.unit = u.unit;
+    s.rule_location[r] = s.script_location;
   }
   for (uint32_t r : s.script_rules) s.script_rule_on[r] = 0;
   s.script_rules.clear();
@@ -223,18 +227,17 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
     }
     // A credential on a script's command line (`curl -u admin:PASSWORD https://ci...`) goes where
     // the script sends it when run, by design: it counts as a secret in the file (below), not as
-    // a secret leaving, so secret rules stay out of the command's tag space.
-    // Only the script's commands (the command scope) are such spaces: its whole text, read as a
-    // command line's raw text too, would join commands far apart.
+    // a secret leaving, so secret rules stay out of the pipelines' tag spaces. Only the script's
+    // commands (the command scope) fill them: its whole text, read as a command line's raw text
+    // too, would join commands far apart.
     if (u.block_only && u.scope_bit == 1u << kScopeCommand && !rule.secret_family)
-      NoteScriptMatch(s, r);
+      NoteScriptMatch(s, r, u);
     // A script being written runs later, if ever: of its commands only a BLOCK counts now. A
     // credential in its text is there already (`curl -u admin:PASSWORD` in deploy.sh), so secret
     // rules count at their verdict, as they do on the file's content.
     if (u.block_only && verdict != DOBERMAN_BLOCK && !rule.secret_family) continue;
     RecordMatch(s, r, verdict, u, located);
   }
-  if (!s.script_rules.empty()) JudgeScriptCommand(s, u);
   for (uint32_t p : s.touched_patterns) s.pattern_hit[p] = 0;
   for (uint32_t p : s.validated_patterns) s.validated_until[p] = 0;
   s.touched_patterns.clear();
@@ -289,7 +292,13 @@ class CallScanner {
             uint32_t origin_bit) {
     Scan(scope, field, unit, text, decoded, origin_bit);
   }
-  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text) {
+  void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text,
+                  uint32_t pipeline) {
+    if (scope == kScopeCommand && (pipeline != s_.script_pipeline || field != s_.script_field)) {
+      JudgeScriptPipeline(s_);
+      s_.script_pipeline = pipeline;
+      s_.script_field = field;
+    }
     Scan(scope, field, unit, text, /*decoded=*/false, /*origin_bit=*/0xFFFFFFFFu,
          /*block_only=*/true);
   }
@@ -312,7 +321,9 @@ void ScanCall(Scratch& s, const doberman_call& call) {
     Raise(s, DOBERMAN_E_NOT_LOADED);
   }
   CallScanner scanner(s);
+  s.script_pipeline = kNoPipeline;
   WalkCallUnits(pack, call, s.views, scanner);
+  JudgeScriptPipeline(s);
 }
 
 void AddHit(Scratch& s, uint32_t r, doberman_verdict verdict, size_t* dropped) {

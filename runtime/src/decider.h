@@ -80,13 +80,16 @@ struct Scratch {
   std::vector<uint32_t> matched_rules;
   std::vector<uint32_t> fired_rules;
   std::vector<uint8_t> tag_on;
-  // One command of a script being written (call_units.h) as a tag space of its own: the rules
-  // that matched there at any verdict and their tags. Its AUTH hits do not count, but combinations
-  // of them (a secret file and an upload) are judged like a command line's, for BLOCK. Empty
-  // between units.
+  // One pipeline of a script being written (call_units.h) as a tag space of its own: the rules
+  // that matched in its commands at any verdict, their tags, and where the first matched. Its AUTH
+  // hits do not count, but combinations of them (a secret file and an upload) are judged like a
+  // command line's, for BLOCK, when the walk leaves the pipeline.
   std::vector<uint8_t> script_rule_on;
   std::vector<uint8_t> script_tag_on;
   std::vector<uint32_t> script_rules;
+  RuleLocation script_location;
+  doberman_field script_field = DOBERMAN_FIELD_TOOL;
+  uint32_t script_pipeline = UINT32_MAX;
   std::vector<doberman_hit> hits;
   doberman_status status = DOBERMAN_OK;
 

@@ -31,6 +31,8 @@ std::string* ShellNormalizer::Impl::NewSegment() {
     return nullptr;
   }
   if (out->count >= out->segments.size()) out->segments.emplace_back();
+  if (out->pipelines.size() < out->segments.size()) out->pipelines.resize(out->segments.size());
+  out->pipelines[out->count] = out->next_pipeline;
   std::string* s = &out->segments[out->count++];
   s->clear();
   return s;

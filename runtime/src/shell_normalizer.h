@@ -65,6 +65,11 @@ inline constexpr size_t kMaxShellFunctionCalls = 16;
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
   size_t count = 0;
+  // Per live segment: the pipeline of the line's top level it was read in (`a | b; c` gives 0, 0,
+  // 1; a substitution's or a `sh -c` payload's commands share their command's). Scripts being
+  // written combine rules within one such pipeline (decider.cc).
+  std::vector<uint32_t> pipelines;
+  uint32_t next_pipeline = 0;
   // Command lines read apart from this one's segments (call_units.h reads them as a script being
   // written: their commands, for BLOCK only): here-document bodies that are shell scripts (a `#!`
   // line that runs a shell) written to a file or a pipe rather than run (`cat > deploy.sh
@@ -76,6 +81,7 @@ struct SegmentList {
   size_t detached_script_count = 0;
   void Clear() {
     count = 0;
+    next_pipeline = 0;
     detached_script_count = 0;
   }
 

@@ -287,7 +287,10 @@ void ShellNormalizer::Impl::EndCommand(size_t depth, ListState* st, Sep sep, boo
   st->case_header = false;
   st->drop_name = false;
   st->after_time = false;
-  if (sep != Sep::kPipe) ++st->pipeline;
+  if (sep != Sep::kPipe) {
+    ++st->pipeline;
+    if (depth == 0) ++ctx.out->next_pipeline;
+  }
 }
 
 // `(cat <<EOF)` and `{ cat <<EOF; }` read their here-document after the line ends, which is in the

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <new>
 #include <string>
 #include <string_view>
@@ -512,6 +513,31 @@ TEST_F(ShellNormalizerTest, HeredocBodiesAreData) {
   EXPECT_EQ(Norm("cat <<EOF\n EOF\nEOFX\nEOF\nls"), (Segments{"cat <<EOF", "ls"}));
   // CRLF input.
   EXPECT_EQ(Norm("cat <<EOF\r\nrm -rf /\r\nEOF\r\nls\r\n"), (Segments{"cat <<EOF", "ls"}));
+}
+
+// Each segment names the top-level pipeline it was read in: a pipe keeps it, any other separator
+// starts the next; a substitution's and a shell payload's commands share their command's.
+TEST_F(ShellNormalizerTest, SegmentsNameTheirTopLevelPipeline) {
+  SegmentList out;
+  ASSERT_EQ(norm_.Normalize("a | b; c && d $(e | f)\ng | sh -c 'h; i'", &out), ShellStatus::kOk);
+  const Segments segments(out.segments.begin(), out.segments.begin() + out.count);
+  const std::vector<uint32_t> pipelines(out.pipelines.begin(), out.pipelines.begin() + out.count);
+  std::map<std::string, uint32_t> of;
+  for (size_t i = 0; i < out.count; ++i) of[segments[i]] = pipelines[i];
+  EXPECT_EQ(of["a"], of["b"]);
+  EXPECT_NE(of["b"], of["c"]);
+  ASSERT_EQ(of.size(), 10u);  // a b c d e f g h i, and the sh -c command itself
+  EXPECT_NE(of["c"], of["d '$(e | f)'"]);
+  EXPECT_EQ(of["e"], of["d '$(e | f)'"]);
+  EXPECT_EQ(of["f"], of["e"]);
+  EXPECT_NE(of["g"], of["e"]);
+  EXPECT_EQ(of["h"], of["g"]);
+  EXPECT_EQ(of["i"], of["g"]);
+  EXPECT_EQ(of["sh -c 'h; i'"], of["g"]);
+  // Clear() starts the numbering again.
+  out.Clear();
+  ASSERT_EQ(norm_.Normalize("x", &out), ShellStatus::kOk);
+  EXPECT_EQ(out.pipelines[0], 0u);
 }
 
 TEST_F(ShellNormalizerTest, UnquotedHeredocSubstitutionsRun) {
