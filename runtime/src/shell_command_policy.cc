@@ -704,6 +704,7 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
   if (out == nullptr) return ShellStatus::kUnbalanced;  // nowhere to write: fail closed
   Ctx ctx{out, out->count, limits_.max_segments, std::min(limits_.max_depth, kDepthCap)};
   if (out->segments.size() < out->count) out->segments.resize(out->count);
+  if (out->pipelines.size() < out->segments.size()) out->pipelines.resize(out->segments.size());
   // Levels 0..max_depth, sized once up front: the parser holds references into them while
   // recursing.
   if (out->scratch.levels.size() < ctx.max_depth + 2) out->scratch.levels.resize(ctx.max_depth + 2);
