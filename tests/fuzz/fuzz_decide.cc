@@ -84,8 +84,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const doberman_hit& h = r.hits[i];
     if (h.start > h.end) __builtin_trap();
     // A raw field's own hits stay inside it. (Written content also has a path, whose hits count
-    // in the path's bytes: with the default pack a file name's own rules match it.)
-    const bool raw_field = (selector == 1 && h.field == DOBERMAN_FIELD_CONTENT) ||
+    // in the path's bytes: with the default pack a file name's own rules match it. A script's
+    // commands are units 1, 2, ... of the content field, their spans in the command as normalized,
+    // which can be longer than the content: `rm -UUUU...rf ~` reads as `rm -U -U ... -r -f ~`.)
+    const bool raw_field = (selector == 1 && h.field == DOBERMAN_FIELD_CONTENT && h.unit == 0) ||
                            (selector == 4 && h.field == DOBERMAN_FIELD_URL);
     if (raw_field && !h.decoded && h.end > text.size) __builtin_trap();
   }
