@@ -47,6 +47,9 @@ inline std::string_view StringOf(const doberman_string& s) {
   return s.data == nullptr ? std::string_view() : std::string_view(s.data, s.size);
 }
 
+// The pipeline number of a script unit that is no pipeline (the script's whole text).
+inline constexpr uint32_t kNoPipeline = UINT32_MAX;
+
 // Calls v.Unit(scope, field, unit, text, decoded, origin_bit) for every unit of `call` whose scope
 // has a database, v.ScriptUnit(scope, field, unit, text, pipeline) for each command of a script
 // being written (ScriptCommands; judged for BLOCK only, and for the credentials in them; `pipeline`
@@ -54,8 +57,6 @@ inline std::string_view StringOf(const doberman_string& s) {
 // script's whole text), and v.Status(status)
 // for every bound the call exceeds (a text cut at its limit, a shell command that could not be read
 // whole, more encoded runs than the limit allows).
-inline constexpr uint32_t kNoPipeline = UINT32_MAX;
-
 template <typename Visitor>
 void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
   constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;

@@ -497,10 +497,7 @@ void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view a
       script_file = IsShellScript(v, {});
     }
   }
-  if (!script_file) return;
-  for (Heredoc& h : lv.heredocs) {
-    if (h.pipeline == pipeline && !h.commands) h.script_file = true;
-  }
+  if (script_file) ReadPipelineHeredocsApart(lv, pipeline);
 }
 
 // Windows shells: `powershell|pwsh [options] -Command|-c WORDS...` and `cmd /c|/k WORDS...` run the

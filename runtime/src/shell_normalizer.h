@@ -107,8 +107,10 @@ struct SegmentList {
       // which the body is appended to.
       size_t program_segment = static_cast<size_t>(-1);
       bool program_runs_commands = false;  // that program's shell calls are read (HandleEmbedded)
-      bool remote_script = false;          // feeds the shell of another machine (ssh host <<EOF)
-      bool script_file = false;  // written to a file named as a shell script (cat > x.sh <<EOF)
+      // The body is a script read apart (SegmentList::detached_scripts) whatever its first line:
+      // it feeds the shell of another machine (ssh host <<EOF) or is written to a file named as a
+      // shell script (cat > x.sh <<EOF). ReadPipelineHeredocsApart sets it.
+      bool read_apart = false;
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth

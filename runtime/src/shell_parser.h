@@ -329,6 +329,7 @@ struct ShellNormalizer::Impl {
   void EndCommand(size_t depth, ListState* st, Sep sep, bool drop);
   void TransferHeredocs(size_t from, size_t to, size_t pipeline);
   void ReadHeredocBodies(size_t depth);
+  void ReadPipelineHeredocsApart(Level& lv, size_t pipeline);
   void DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline);
   void NoteScriptFileHeredocs(Level& lv, std::string_view argv0, size_t b, size_t i, size_t e,
                               size_t pipeline);

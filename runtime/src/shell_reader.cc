@@ -309,6 +309,14 @@ void ShellNormalizer::Impl::TransferHeredocs(size_t from, size_t to, size_t pipe
   src.delims.clear();
 }
 
+// The here-documents of this pipeline that no shell here reads become scripts read apart when their
+// bodies are read (ReadHeredocBodies).
+void ShellNormalizer::Impl::ReadPipelineHeredocsApart(Level& lv, size_t pipeline) {
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline && !h.commands) h.read_apart = true;
+  }
+}
+
 void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
   Level& lv = ctx.Lv(depth);
   for (size_t k = 0; k < lv.heredocs.size() && !ctx.stop; ++k) {
@@ -340,7 +348,7 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
     SegmentList& out = *ctx.out;
     if (!h.commands && out.detached_script_count < SegmentList::kMaxDetachedScripts &&
-        (h.remote_script || h.script_file || IsShellScript({}, body))) {
+        (h.read_apart || IsShellScript({}, body))) {
       if (out.detached_scripts.size() == out.detached_script_count)
         out.detached_scripts.emplace_back();
       out.detached_scripts[out.detached_script_count++].assign(body);

@@ -22,7 +22,6 @@
 namespace doberman::internal {
 
 using shell_parser::EqualsAsciiCaseless;
-using shell_parser::Heredoc;
 using shell_parser::Level;
 using shell_parser::NextWord;
 using shell_parser::View;
@@ -145,9 +144,7 @@ bool ShellNormalizer::Impl::RunsShellFromStdin(const Level& lv, size_t k, size_t
 // pipeline feeds it: its here-documents become detached scripts when their bodies are read, and a
 // here-string is one now.
 void ShellNormalizer::Impl::DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline) {
-  for (Heredoc& h : lv.heredocs) {
-    if (h.pipeline == pipeline && !h.commands) h.remote_script = true;
-  }
+  ReadPipelineHeredocsApart(lv, pipeline);
   SegmentList& out = *ctx.out;
   for (size_t j = i; j < e; ++j) {
     const Word& w = lv.words[j];
