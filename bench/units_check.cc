@@ -111,13 +111,15 @@ int Main(int argc, char** argv) {
       // Each unit is one hs_scan per database serving its scope, in the scope's order.
       std::vector<std::pair<const hs_database_t*, const std::string*>> want;
       for (const Unit& u : expected) {
-        for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs)
-          want.emplace_back(d->db, &u.text);
+        for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs) {
+          if (d->gate_rules.empty()) want.emplace_back(d->db, &u.text);
+        }
       }
-      // Conditional databases are scanned only when a trigger matched: not part of the units.
+      // Conditional databases are scanned only when a trigger matched, and gated ones only when
+      // their gate is open (content_gates.h): not part of the units.
       std::erase_if(seen, [&](const Scan& sc) {
         for (const auto& d : pack.databases) {
-          if (d->db == sc.db) return d->conditional;
+          if (d->db == sc.db) return d->conditional || !d->gate_rules.empty();
         }
         return false;
       });

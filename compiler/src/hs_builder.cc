@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <map>
 #include <regex>
+#include <span>
+
+#include "content_gates.h"
 
 namespace doberman::compiler {
 namespace {
@@ -152,9 +155,48 @@ std::vector<std::vector<uint32_t>> SplitConditions(const IrPack& pack,
 }
 
 // How many conditional databases a scope may have: what the pack's group limit leaves after one
-// trigger database per scope, shared among the scopes that keep conditions apart, and no more
-// than kMaxConditionDatabases (each database costs its own header and a slot in the tables).
+// trigger database per scope and the gated ones (below), shared among the scopes that keep
+// conditions apart, and no more than kMaxConditionDatabases (each database costs its own header
+// and a slot in the tables).
 constexpr size_t kMaxConditionDatabases = 12;
+
+// Content gates (runtime/format/content_gates.h): the content patterns of rules whose `when:` is
+// settled before the content is scanned go to databases of their own, one per distinct `when`, so
+// that a call where it is false leaves them unscanned. The instructions an agent instruction file
+// gives (`when: tag:agent_instructions`) and the code rules of source files (`tag:source_code`)
+// then cost nothing on other files: on the bench's 4 KiB writes, the content database without the
+// first alone scanned 18 % faster. The runtime reads the rules again to decide what it may skip.
+// At most kMaxGateDatabases: the smallest groups beyond stay in the trigger database.
+constexpr size_t kMaxGateDatabases = 4;
+
+std::vector<std::vector<uint32_t>> SplitContentGates(const IrPack& pack,
+                                                     std::vector<uint32_t>* triggers) {
+  const std::vector<uint8_t> gated =
+      internal::ContentGatedRules(std::span<const IrRule>(pack.rules), pack.tags.size());
+  std::map<std::vector<std::pair<uint8_t, uint32_t>>, std::vector<uint32_t>> by_when;
+  for (uint32_t id : *triggers) {
+    const IrRule& rule = pack.rules[pack.patterns[id].rule];
+    if (!gated[pack.patterns[id].rule]) continue;
+    std::vector<std::pair<uint8_t, uint32_t>> key;
+    for (const internal::WhenInstr& in : rule.when)
+      key.emplace_back(static_cast<uint8_t>(in.op), in.arg);
+    by_when[key].push_back(id);
+  }
+  std::vector<std::vector<uint32_t>> groups;
+  for (auto& [when, ids] : by_when) groups.push_back(std::move(ids));
+  // Largest first (then by first pattern, for a stable pack); the rest stay in the triggers.
+  std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+    return a.size() != b.size() ? a.size() > b.size() : a < b;
+  });
+  if (groups.size() > kMaxGateDatabases) groups.resize(kMaxGateDatabases);
+  std::sort(groups.begin(), groups.end());
+  std::vector<bool> apart(pack.patterns.size(), false);
+  for (const auto& g : groups) {
+    for (uint32_t id : g) apart[id] = true;
+  }
+  std::erase_if(*triggers, [&](uint32_t id) { return apart[id]; });
+  return groups;
+}
 
 std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   const std::vector<bool> is_condition = Conditions(pack);
@@ -177,12 +219,14 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
     }
     scopes_apart += sp.conditions.empty() ? 0 : 1;
   }
-  const size_t budget =
-      scopes_apart == 0
-          ? 1
-          : std::min(kMaxConditionDatabases,
-                     (internal::kMaxDatabaseGroups - static_cast<size_t>(internal::kScopeCount)) /
-                         scopes_apart);
+  const std::vector<std::vector<uint32_t>> gates =
+      SplitContentGates(pack, &scopes[internal::kScopeContent].triggers);
+  const size_t budget = scopes_apart == 0
+                            ? 1
+                            : std::min(kMaxConditionDatabases,
+                                       (internal::kMaxDatabaseGroups -
+                                        static_cast<size_t>(internal::kScopeCount) - gates.size()) /
+                                           scopes_apart);
   std::vector<DatabaseGroup> groups;
   auto add = [&](uint32_t scope_bit, bool conditional, std::vector<uint32_t> ids) {
     if (ids.empty()) return;
@@ -197,6 +241,9 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   for (int scope = 0; scope < internal::kScopeCount; ++scope) {
     const uint32_t bit = 1u << scope;
     add(bit, false, std::move(scopes[scope].triggers));
+    if (scope == internal::kScopeContent) {
+      for (const std::vector<uint32_t>& gate : gates) groups.push_back({bit, false, gate});
+    }
     if (!scopes[scope].conditions.empty()) {
       for (std::vector<uint32_t>& cluster : SplitConditions(pack, scopes[scope].conditions, budget))
         add(bit, true, std::move(cluster));

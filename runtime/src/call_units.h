@@ -148,6 +148,8 @@ void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, 
     CanonicalPath(bounded(path, max_string), StringOf(call.cwd), &b.path);
     unit(kScopePath, DOBERMAN_FIELD_PATH, 0, b.path, false, kAllOrigins);
   }
+  // The content comes after the tool, command and path units: the content gates are judged at
+  // its first unit over the rules those settle (content_gates.h, kScopesBeforeContent).
   const std::string_view content = bounded(StringOf(call.content), pack.limits.max_content_bytes);
   with_decoded(kScopeContent, DOBERMAN_FIELD_CONTENT, 0, content, kAllOrigins, false);
   // A shell script being written (or a Makefile's recipes) is also read as the commands it will

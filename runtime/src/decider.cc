@@ -178,6 +178,49 @@ void JudgeScriptPipeline(Scratch& s) {
   std::fill(s.script_tag_on.begin(), s.script_tag_on.end(), 0);
 }
 
+// Fires, into the early tag space, the rules settled before content (content_gates.h) as the end
+// of the call would fire them: matched rules without `when`, then `when` rules in evaluation
+// order. Called at the first content unit, when every unit they can match in has been scanned.
+void JudgeSettledRules(Scratch& s) {
+  const Pack& pack = s.pack;
+  for (uint32_t r : s.early_fired_rules) s.early_fired[r] = 0;
+  s.early_fired_rules.clear();
+  std::fill(s.early_tags.begin(), s.early_tags.end(), 0);
+  auto fire = [&s](uint32_t r) {
+    s.early_fired[r] = 1;
+    s.early_fired_rules.push_back(r);
+    for (uint32_t t : s.pack.rules[r].tags) s.early_tags[t] = 1;
+  };
+  for (uint32_t r : s.matched_rules) {
+    if (pack.settled_before_content[r] && pack.rules[r].when.empty()) fire(r);
+  }
+  for (uint32_t r : pack.when_rules) {
+    if (pack.settled_before_content[r] && s.rule_matched[r] &&
+        EvalWhen(s.early_fired, s.early_tags, pack.rules[r].when)) {
+      fire(r);
+    }
+  }
+  s.early_judged = true;
+}
+
+// Whether a gated content database can change this call: one of its rules' `when` holds. Its
+// inputs are settled (content_gates.h), so a false one stays false to the end of the call, and
+// those rules cannot fire whatever their patterns match.
+bool GateOpen(Scratch& s, const PackDatabase& db) {
+  int8_t& state = s.gate_state[db.gate_index];
+  if (state < 0) {
+    if (!s.early_judged) JudgeSettledRules(s);
+    state = 0;
+    for (uint32_t r : db.gate_rules) {
+      if (EvalWhen(s.early_fired, s.early_tags, s.pack.rules[r].when)) {
+        state = 1;
+        break;
+      }
+    }
+  }
+  return state == 1 || s.scan_all_gates;
+}
+
 // Evaluates every rule that had a pattern hit in this unit, then clears the unit state.
 void EvaluateUnit(Scratch& s, const UnitContext& u) {
   const Pack& pack = s.pack;
@@ -267,7 +310,10 @@ class CallScanner {
                   1u << scope, decoded, scope == kScopePrompt || scope == kScopePromptText};
     u.block_only = block_only;
     // Every database serving the scope sees the unit before its rules are judged together.
-    for (const PackDatabase* db : sdb.dbs) ScanOne(db, text, &u);
+    for (const PackDatabase* db : sdb.dbs) {
+      if (!db->gate_rules.empty() && !GateOpen(s_, *db)) continue;
+      ScanOne(db, text, &u);
+    }
     // All/none patterns of rules whose any patterns all missed cannot change this unit's outcome:
     // only the conditional databases of rules that matched are scanned.
     if (u.need_conditions != 0 || s_.scan_all_conditions) {
@@ -375,6 +421,10 @@ Scratch::Scratch(const Pack& p) : pack(p) {
   script_rule_on.assign(rules, 0);
   script_tag_on.assign(pack.tags.size(), 0);
   script_rules.reserve(rules);
+  gate_state.assign(pack.gate_count, -1);
+  early_fired.assign(rules, 0);
+  early_tags.assign(pack.tags.size(), 0);
+  early_fired_rules.reserve(rules);
   hits.reserve(kMaxHits);
   views.segments.segments.reserve(16);
 }
@@ -444,6 +494,8 @@ doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* r
   std::fill(s.tag_on.begin(), s.tag_on.end(), 0);
   s.hits.clear();
   s.status = DOBERMAN_OK;
+  std::fill(s.gate_state.begin(), s.gate_state.end(), -1);
+  s.early_judged = false;
 
   ScanCall(s, call);
 

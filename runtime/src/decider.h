@@ -92,10 +92,19 @@ struct Scratch {
   uint32_t script_pipeline = UINT32_MAX;
   std::vector<doberman_hit> hits;
   doberman_status status = DOBERMAN_OK;
+  // Content gates (PackDatabase::gate_rules): per gated database, unknown (-1), closed (0) or open
+  // (1) for this call; judged at its first content unit over the rules settled by then, which
+  // fire into early_fired and early_tags (the call's own rule_fired and tag_on fill at the end).
+  std::vector<int8_t> gate_state;
+  std::vector<uint8_t> early_fired, early_tags;
+  std::vector<uint32_t> early_fired_rules;
+  bool early_judged = false;
 
   // Tests only (tests/api/conditional_equivalence_test.cc): scan conditional databases for every
   // unit, to check that skipping them when no trigger matched never changes a decision.
   bool scan_all_conditions = false;
+  // Tests only: scan gated content databases whatever their gates say (same test).
+  bool scan_all_gates = false;
 };
 
 // Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or

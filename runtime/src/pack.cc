@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "blob_loader.h"
+#include "content_gates.h"
 #include "lz4_block.h"
 #include "pack_generated.h"
 #include "pattern_text.h"
@@ -343,6 +344,25 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   }
   for (PatternInfo& p : pack->patterns) {
     p.conditions_to_scan = p.role == Role::kAny ? rule_conditions[p.rule] : 0;
+  }
+  // Content gates, read from the rules themselves whatever the compiler grouped: a database
+  // serving only the content scope, every pattern of it a gated rule's, is gated by those rules.
+  const std::span<const RuleInfo> rules(pack->rules);
+  pack->settled_before_content = RulesSettledBeforeContent(rules, pack->tags.size());
+  const std::vector<uint8_t> gated = ContentGatedRules(rules, pack->tags.size());
+  for (const auto& entry : entries) {
+    if (entry->conditional || entry->scopes != (1u << kScopeContent)) continue;
+    std::vector<uint32_t> gate;
+    bool all_gated = !entry->pattern_ids.empty();
+    for (uint32_t id : entry->pattern_ids) {
+      all_gated = all_gated && gated[pack->patterns[id].rule];
+      gate.push_back(pack->patterns[id].rule);
+    }
+    if (!all_gated) continue;
+    std::sort(gate.begin(), gate.end());
+    gate.erase(std::unique(gate.begin(), gate.end()), gate.end());
+    entry->gate_rules = std::move(gate);
+    entry->gate_index = pack->gate_count++;
   }
   ScratchPrototypes prototypes;
   static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);

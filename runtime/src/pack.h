@@ -62,6 +62,10 @@ struct PackDatabase {
   uint32_t scopes = 0;                // bit per scope served
   bool conditional = false;           // scanned only after a pattern that names it matched
   uint32_t condition_bit = 0;  // a conditional database's bit in PatternInfo::conditions_to_scan
+  // A content database of gated rules only (content_gates.h): scanned in a call only when one of
+  // these rules' `when` holds over the rules settled before content. Empty: always scanned.
+  std::vector<uint32_t> gate_rules;
+  uint32_t gate_index = 0;  // its slot in Scratch::gate_state
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;
@@ -108,6 +112,9 @@ struct Pack {
   std::unique_ptr<ShellNormalizer> shell;
   Limits limits;
   std::vector<uint32_t> when_rules;  // rules with a `when:` program, in evaluation order
+  // Per rule: whether it fires is settled before the content is scanned (content_gates.h).
+  std::vector<uint8_t> settled_before_content;
+  uint32_t gate_count = 0;  // databases with gate_rules
 };
 
 struct LoadOptions {

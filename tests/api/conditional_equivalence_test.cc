@@ -1,7 +1,8 @@
-// Skipping a conditional database (all/none patterns of rules whose any patterns did not match the
-// unit, or only other rules' of them) must never change a decision. Every payload of
-// tests/cases/*.jsonl, benign ones included, is decided twice with the default pack: as the runtime
-// does it, and with every conditional database scanned for every unit. Verdict, status and every
+// Skipping a database must never change a decision: a conditional one (all/none patterns of rules
+// whose any patterns did not match the unit, or only other rules' of them), and a gated content
+// one (rules whose `when:`, settled before the content, is false: content_gates.h). Every payload
+// of tests/cases/*.jsonl, benign ones included, is decided twice with the default pack: as the
+// runtime does it, and with every such database scanned for every unit. Verdict, status and every
 // hit (rule, verdict, field, unit, span) must agree.
 #include <gtest/gtest.h>
 
@@ -21,25 +22,16 @@
 namespace doberman::internal {
 namespace {
 
-TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
+struct Comparison {
+  size_t calls = 0, with_hits = 0;
+  size_t gates_closed = 0, gates_open = 0;  // calls where some gate was judged closed / open
+};
+
+// Decides every case payload with `lazy` and `eager` and compares the answers.
+void CompareOnEveryCase(Scratch& lazy, Scratch& eager, Comparison* out) {
   const char* cases = std::getenv("DOBERMAN_CASES_DIR");
   ASSERT_NE(cases, nullptr);
   std::string error;
-  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
-  ASSERT_NE(pack, nullptr) << error;
-  size_t conditional = 0;
-  for (const auto& db : pack->databases) conditional += db->conditional ? 1 : 0;
-  ASSERT_GT(conditional, 0u) << "the default pack has no conditional database: nothing is checked";
-  // The command scope's conditions are split by rule family (hs_builder.cc), so a unit is scanned
-  // with the conditional databases its matched rules name, not all of them: this checks that too.
-  EXPECT_GT(conditional, 1u);
-
-  Scratch lazy(*pack), eager(*pack);
-  eager.scan_all_conditions = true;
-  for (Scratch* s : {&lazy, &eager}) {
-    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
-  }
-  size_t calls = 0, with_hits = 0;
   for (const auto& entry : std::filesystem::directory_iterator(cases)) {
     if (entry.path().extension() != ".jsonl") continue;
     std::ifstream in(entry.path());
@@ -59,12 +51,16 @@ TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
         doberman_result a{}, b{};
         Decide(lazy, call, &a);
         Decide(eager, call, &b);
-        ++calls;
+        ++out->calls;
+        for (int8_t state : lazy.gate_state) {
+          out->gates_closed += state == 0 ? 1 : 0;
+          out->gates_open += state == 1 ? 1 : 0;
+        }
         const std::string where = entry.path().filename().string() + ": " + line.substr(0, 160);
         ASSERT_EQ(a.verdict, b.verdict) << where;
         ASSERT_EQ(a.status, b.status) << where;
         ASSERT_EQ(a.hit_count, b.hit_count) << where;
-        with_hits += a.hit_count > 0 ? 1 : 0;
+        out->with_hits += a.hit_count > 0 ? 1 : 0;
         for (size_t i = 0; i < a.hit_count; ++i) {
           EXPECT_EQ(a.hits[i].rule, b.hits[i].rule) << where;
           EXPECT_EQ(a.hits[i].verdict, b.hits[i].verdict) << where;
@@ -76,8 +72,48 @@ TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
       }
     }
   }
-  EXPECT_GT(calls, 1000u);     // every case file was read
-  EXPECT_GT(with_hits, 500u);  // and most decisions had something to compare
+  EXPECT_GT(out->calls, 1000u);     // every case file was read
+  EXPECT_GT(out->with_hits, 500u);  // and most decisions had something to compare
+}
+
+TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  size_t conditional = 0;
+  for (const auto& db : pack->databases) conditional += db->conditional ? 1 : 0;
+  ASSERT_GT(conditional, 0u) << "the default pack has no conditional database: nothing is checked";
+  // The command scope's conditions are split by rule family (hs_builder.cc), so a unit is scanned
+  // with the conditional databases its matched rules name, not all of them: this checks that too.
+  EXPECT_GT(conditional, 1u);
+
+  Scratch lazy(*pack), eager(*pack);
+  eager.scan_all_conditions = true;
+  for (Scratch* s : {&lazy, &eager}) {
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
+  }
+  Comparison seen;
+  CompareOnEveryCase(lazy, eager, &seen);
+}
+
+TEST(ContentGates, SkippingGatedDatabasesNeverChangesADecision) {
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  // The default pack gates agent-instruction signals (tag:agent_instructions) and code rules
+  // (tag:source_code, not tag:source_code): a database each.
+  ASSERT_GE(pack->gate_count, 2u) << "the default pack has too few gated databases to check";
+
+  Scratch lazy(*pack), eager(*pack);
+  eager.scan_all_gates = true;
+  for (Scratch* s : {&lazy, &eager}) {
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
+  }
+  Comparison seen;
+  CompareOnEveryCase(lazy, eager, &seen);
+  // Both sides of a gate were met: writes the gated rules skipped, and writes they were read in.
+  EXPECT_GT(seen.gates_closed, 100u);
+  EXPECT_GT(seen.gates_open, 10u);
 }
 
 }  // namespace
