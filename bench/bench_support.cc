@@ -163,12 +163,13 @@ using internal::StringOf;
 class UnitLister {
  public:
   explicit UnitLister(std::vector<bench::Unit>* out) : out_(out) {}
-  void Unit(int scope, doberman_field, uint32_t, std::string_view text, bool decoded, uint32_t) {
-    out_->push_back({scope, std::string(text), decoded});
+  void Unit(int scope, doberman_field, uint32_t, std::string_view text, bool decoded,
+            uint32_t origin_bit) {
+    out_->push_back({scope, std::string(text), decoded, origin_bit});
   }
   void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text,
                   uint32_t /*pipeline*/) {
-    Unit(scope, field, unit, text, false, 0);
+    Unit(scope, field, unit, text, false, 0xFFFFFFFFu);
   }
   void Status(doberman_status) {}
 

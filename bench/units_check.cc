@@ -112,7 +112,8 @@ int Main(int argc, char** argv) {
       std::vector<std::pair<const hs_database_t*, const std::string*>> want;
       for (const Unit& u : expected) {
         for (const internal::PackDatabase* d : pack.scopes[u.scope].dbs) {
-          if (d->gate_rules.empty()) want.emplace_back(d->db, &u.text);
+          if (d->gate_rules.empty() && (d->origins & u.origin_bit) != 0)
+            want.emplace_back(d->db, &u.text);
         }
       }
       // Conditional databases are scanned only when a trigger matched, and gated ones only when

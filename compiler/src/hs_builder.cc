@@ -198,6 +198,32 @@ std::vector<std::vector<uint32_t>> SplitContentGates(const IrPack& pack,
   return groups;
 }
 
+// Origin groups: in the prompt scopes, the patterns of rules that read some origins only (the
+// untrusted-text rules' `origins: [pasted, tool_fetched]`) go to a database per distinct origin
+// set, when it holds at least kMinOriginGroup patterns, and a unit of another origin skips it:
+// the callback would drop every match of it (OnMatch). A typed prompt then leaves the 299
+// untrusted-text patterns unscanned: the prompt database over the bench's prompts scanned 43 %
+// faster without them. Smaller sets stay in the trigger database.
+constexpr size_t kMinOriginGroup = 16;
+
+std::vector<std::vector<uint32_t>> SplitOrigins(const IrPack& pack,
+                                                std::vector<uint32_t>* triggers) {
+  std::map<uint32_t, std::vector<uint32_t>> by_origins;
+  for (uint32_t id : *triggers) {
+    const uint32_t origins = pack.rules[pack.patterns[id].rule].origins;
+    if (origins != 0xFFFFFFFFu) by_origins[origins].push_back(id);
+  }
+  std::vector<std::vector<uint32_t>> groups;
+  std::vector<bool> apart(pack.patterns.size(), false);
+  for (auto& [origins, ids] : by_origins) {
+    if (ids.size() < kMinOriginGroup) continue;
+    for (uint32_t id : ids) apart[id] = true;
+    groups.push_back(std::move(ids));
+  }
+  std::erase_if(*triggers, [&](uint32_t id) { return apart[id]; });
+  return groups;
+}
+
 std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   const std::vector<bool> is_condition = Conditions(pack);
   // Each scope's triggers and the conditions it keeps apart (folded into the triggers when few).
@@ -221,12 +247,18 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   }
   const std::vector<std::vector<uint32_t>> gates =
       SplitContentGates(pack, &scopes[internal::kScopeContent].triggers);
-  const size_t budget = scopes_apart == 0
-                            ? 1
-                            : std::min(kMaxConditionDatabases,
-                                       (internal::kMaxDatabaseGroups -
-                                        static_cast<size_t>(internal::kScopeCount) - gates.size()) /
-                                           scopes_apart);
+  std::vector<std::vector<std::vector<uint32_t>>> origin_groups(internal::kScopeCount);
+  size_t extra = gates.size();
+  for (int scope : {internal::kScopePrompt, internal::kScopePromptText}) {
+    origin_groups[scope] = SplitOrigins(pack, &scopes[scope].triggers);
+    extra += origin_groups[scope].size();
+  }
+  const size_t budget =
+      scopes_apart == 0
+          ? 1
+          : std::min(kMaxConditionDatabases, (internal::kMaxDatabaseGroups -
+                                              static_cast<size_t>(internal::kScopeCount) - extra) /
+                                                 scopes_apart);
   std::vector<DatabaseGroup> groups;
   auto add = [&](uint32_t scope_bit, bool conditional, std::vector<uint32_t> ids) {
     if (ids.empty()) return;
@@ -244,6 +276,7 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
     if (scope == internal::kScopeContent) {
       for (const std::vector<uint32_t>& gate : gates) groups.push_back({bit, false, gate});
     }
+    for (std::vector<uint32_t>& group : origin_groups[scope]) add(bit, false, std::move(group));
     if (!scopes[scope].conditions.empty()) {
       for (std::vector<uint32_t>& cluster : SplitConditions(pack, scopes[scope].conditions, budget))
         add(bit, true, std::move(cluster));

@@ -311,6 +311,8 @@ class CallScanner {
     u.block_only = block_only;
     // Every database serving the scope sees the unit before its rules are judged together.
     for (const PackDatabase* db : sdb.dbs) {
+      // Every match would be dropped (OnMatch).
+      if ((db->origins & origin_bit) == 0 && !s_.scan_every_origin) continue;
       if (!db->gate_rules.empty() && !GateOpen(s_, *db)) continue;
       ScanOne(db, text, &u);
     }

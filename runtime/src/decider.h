@@ -103,8 +103,10 @@ struct Scratch {
   // Tests only (tests/api/conditional_equivalence_test.cc): scan conditional databases for every
   // unit, to check that skipping them when no trigger matched never changes a decision.
   bool scan_all_conditions = false;
-  // Tests only: scan gated content databases whatever their gates say (same test).
+  // Tests only: scan gated content databases whatever their gates say, and every database of a
+  // prompt scope whatever origins its rules read (same test).
   bool scan_all_gates = false;
+  bool scan_every_origin = false;
 };
 
 // Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or

@@ -322,6 +322,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       }
       if (c.conditional) rule_conditions[pack->patterns[id].rule] |= entry->condition_bit;
       entry->pattern_ids.push_back(id);
+      entry->origins |= rule.origins;
       for (int s = 0; s < kScopeCount; ++s) {
         if (rule.decode && (rule.scopes & c.mask & (1u << s)))
           pack->scopes[s].has_decode_rules = true;

@@ -66,6 +66,9 @@ struct PackDatabase {
   // these rules' `when` holds over the rules settled before content. Empty: always scanned.
   std::vector<uint32_t> gate_rules;
   uint32_t gate_index = 0;  // its slot in Scratch::gate_state
+  // The origins its rules read (the union of RuleInfo::origins): a prompt unit of another origin
+  // skips it, since the match callback would drop every match.
+  uint32_t origins = 0;
   PackDatabase() = default;
   PackDatabase(const PackDatabase&) = delete;
   PackDatabase& operator=(const PackDatabase&) = delete;

@@ -1,6 +1,7 @@
 // Skipping a database must never change a decision: a conditional one (all/none patterns of rules
-// whose any patterns did not match the unit, or only other rules' of them), and a gated content
-// one (rules whose `when:`, settled before the content, is false: content_gates.h). Every payload
+// whose any patterns did not match the unit, or only other rules' of them), a gated content one
+// (rules whose `when:`, settled before the content, is false: content_gates.h), and a prompt one
+// whose rules read other origins than the unit's. Every payload
 // of tests/cases/*.jsonl, benign ones included, is decided twice with the default pack: as the
 // runtime does it, and with every such database scanned for every unit. Verdict, status and every
 // hit (rule, verdict, field, unit, span) must agree.
@@ -114,6 +115,28 @@ TEST(ContentGates, SkippingGatedDatabasesNeverChangesADecision) {
   // Both sides of a gate were met: writes the gated rules skipped, and writes they were read in.
   EXPECT_GT(seen.gates_closed, 100u);
   EXPECT_GT(seen.gates_open, 10u);
+}
+
+TEST(OriginGroups, SkippingThemNeverChangesADecision) {
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  // The default pack's untrusted-text rules (pasted and tool output) and its typed-and-pasted
+  // secret rules have prompt databases of their own (hs_builder.cc, SplitOrigins).
+  size_t limited = 0;
+  for (const auto& db : pack->databases) {
+    const bool prompt_scope = (db->scopes & ((1u << kScopePrompt) | (1u << kScopePromptText))) != 0;
+    limited += prompt_scope && db->origins != 0xFFFFFFFFu ? 1 : 0;
+  }
+  ASSERT_GE(limited, 2u) << "no prompt database reads only some origins: nothing is checked";
+
+  Scratch lazy(*pack), eager(*pack);
+  eager.scan_every_origin = true;
+  for (Scratch* s : {&lazy, &eager}) {
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
+  }
+  Comparison seen;
+  CompareOnEveryCase(lazy, eager, &seen);
 }
 
 }  // namespace
