@@ -158,6 +158,9 @@ int Main(int argc, char** argv) {
         ++warm_calls;
         allocations += g_allocations;
         if (g_allocations > 0) ++allocating_calls;
+        if (g_allocations > 0 && std::getenv("DOBERMAN_UNITS_DEBUG") != nullptr)
+          std::fprintf(stderr, "allocated %zu times in a warm call: %s\n", g_allocations,
+                       p.id.c_str());
       }
     }
   }
