@@ -38,6 +38,7 @@ class RunMemo {
  public:
   static constexpr size_t kEntries = 4;
   static constexpr size_t kMaxRememberedText = 4096;
+  static constexpr size_t kReservedRuns = 1024;  // see Find
 
   // The runs of `raw`; valid until the next call.
   const RunsToRescan& Find(std::string_view raw, const DecodeLimits& limits);

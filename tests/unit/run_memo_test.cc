@@ -3,12 +3,33 @@
 // memory's value walk sharing it can never see another text's runs.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "runs_to_rescan.h"
+
+// Heap allocations while g_counting is set (AWarmMemoDoesNotAllocate).
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace doberman::internal {
 namespace {
@@ -100,6 +121,29 @@ TEST(RunMemoTest, TheBoundIsRememberedWithTheRuns) {
   ASSERT_EQ(want.runs.size(), 2u);
   ExpectSame(want, memo.Find(text, limits), text);
   ExpectSame(want, memo.Find(text, limits), text);
+}
+
+// Which text lands in which entry changes from call to call (the entries rotate), so a warm memo
+// must hold every entry's buffers at their bounds: the decision's hot path promises no allocation
+// once warm. Found by doberman-units-check on an MCP call with many argument values.
+TEST(RunMemoTest, AWarmMemoDoesNotAllocate) {
+  const DecodeLimits limits{};
+  RunMemo memo;
+  std::vector<std::string> texts;
+  for (size_t n = 1; n <= 9; ++n) {  // short to 4 KiB, few to many runs
+    std::string t;
+    while (t.size() + 40 < n * 450)
+      t += "aGVsbG8gd29ybGQgZnJvbSBhIHRlc3QgcnVu " + std::to_string(n);
+    texts.push_back(t);
+  }
+  texts.push_back(std::string(5000, 'x') + " 726d202d7266202f");  // longer than an entry holds
+  for (const std::string& t : texts) memo.Find(t, limits);        // every entry used once
+  std::mt19937 rng(11);
+  g_allocations = 0;
+  g_counting = true;
+  for (int i = 0; i < 500; ++i) memo.Find(texts[rng() % texts.size()], limits);
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0);
 }
 
 }  // namespace
