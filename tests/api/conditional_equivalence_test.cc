@@ -77,6 +77,17 @@ void CompareOnEveryCase(Scratch& lazy, Scratch& eager, Comparison* out) {
   EXPECT_GT(out->with_hits, 500u);  // and most decisions had something to compare
 }
 
+// Decides every case with a scratch as the runtime has it and one `eager` makes scan more.
+template <typename MakeEager>
+void CompareWithEager(const Pack& pack, MakeEager make_eager, Comparison* seen) {
+  Scratch lazy(pack), eager(pack);
+  make_eager(eager);
+  for (Scratch* s : {&lazy, &eager}) {
+    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
+  }
+  CompareOnEveryCase(lazy, eager, seen);
+}
+
 TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
   std::string error;
   const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
@@ -88,13 +99,9 @@ TEST(ConditionalDatabases, SkippingThemNeverChangesADecision) {
   // with the conditional databases its matched rules name, not all of them: this checks that too.
   EXPECT_GT(conditional, 1u);
 
-  Scratch lazy(*pack), eager(*pack);
-  eager.scan_all_conditions = true;
-  for (Scratch* s : {&lazy, &eager}) {
-    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
-  }
   Comparison seen;
-  CompareOnEveryCase(lazy, eager, &seen);
+  CompareWithEager(
+      *pack, [](Scratch& eager) { eager.scan_all_conditions = true; }, &seen);
 }
 
 TEST(ContentGates, SkippingGatedDatabasesNeverChangesADecision) {
@@ -105,13 +112,9 @@ TEST(ContentGates, SkippingGatedDatabasesNeverChangesADecision) {
   // (tag:source_code, not tag:source_code): a database each.
   ASSERT_GE(pack->gate_count, 2u) << "the default pack has too few gated databases to check";
 
-  Scratch lazy(*pack), eager(*pack);
-  eager.scan_all_gates = true;
-  for (Scratch* s : {&lazy, &eager}) {
-    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
-  }
   Comparison seen;
-  CompareOnEveryCase(lazy, eager, &seen);
+  CompareWithEager(
+      *pack, [](Scratch& eager) { eager.scan_all_gates = true; }, &seen);
   // Both sides of a gate were met: writes the gated rules skipped, and writes they were read in.
   EXPECT_GT(seen.gates_closed, 100u);
   EXPECT_GT(seen.gates_open, 10u);
@@ -130,13 +133,9 @@ TEST(OriginGroups, SkippingThemNeverChangesADecision) {
   }
   ASSERT_GE(limited, 2u) << "no prompt database reads only some origins: nothing is checked";
 
-  Scratch lazy(*pack), eager(*pack);
-  eager.scan_every_origin = true;
-  for (Scratch* s : {&lazy, &eager}) {
-    ASSERT_EQ(CloneHsScratch(*s), DOBERMAN_OK);
-  }
   Comparison seen;
-  CompareOnEveryCase(lazy, eager, &seen);
+  CompareWithEager(
+      *pack, [](Scratch& eager) { eager.scan_every_origin = true; }, &seen);
 }
 
 }  // namespace

@@ -1,35 +1,16 @@
 // The hot path allocates nothing once warm: after a few calls have grown the scratch, deciding the
 // same kinds of calls again (commands, content, prompts, paths, arguments) performs zero heap
-// allocations. Counted by replacing the global operator new in this test binary.
+// allocations, counted by tests/support/counting_new.cc (the binary's global operator new).
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "counting_new.h"
 #include "doberman/doberman.hpp"
 #include "test_keys.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-std::atomic<bool> g_counting{false};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed))
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-// Our operator new is malloc-based, so free() is the matching release.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 namespace {
 
@@ -73,11 +54,9 @@ TEST(HotPath, WarmDecideDoesNotAllocate) {
     call.prompt_count = 1;
     doberman_result r{};
     for (int i = 0; i < 3; ++i) m.Decide(call, &r);  // warm-up grows the scratch
-    g_allocations = 0;
-    g_counting = true;
+    doberman::test::StartCountingAllocations();
     for (int i = 0; i < 50; ++i) m.Decide(call, &r);
-    g_counting = false;
-    EXPECT_EQ(g_allocations.load(), 0) << which;
+    EXPECT_EQ(doberman::test::StopCountingAllocations(), 0) << which;
     EXPECT_NE(r.verdict, DOBERMAN_PASS) << which;
   }
 }

@@ -3,33 +3,13 @@
 // memory's value walk sharing it can never see another text's runs.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "counting_new.h"
 #include "runs_to_rescan.h"
-
-// Heap allocations while g_counting is set (AWarmMemoDoesNotAllocate).
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (g_counting.load(std::memory_order_relaxed))
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-#pragma GCC diagnostic pop
 
 namespace doberman::internal {
 namespace {
@@ -139,11 +119,9 @@ TEST(RunMemoTest, AWarmMemoDoesNotAllocate) {
   texts.push_back(std::string(5000, 'x') + " 726d202d7266202f");  // longer than an entry holds
   for (const std::string& t : texts) memo.Find(t, limits);        // every entry used once
   std::mt19937 rng(11);
-  g_allocations = 0;
-  g_counting = true;
+  doberman::test::StartCountingAllocations();
   for (int i = 0; i < 500; ++i) memo.Find(texts[rng() % texts.size()], limits);
-  g_counting = false;
-  EXPECT_EQ(g_allocations.load(), 0);
+  EXPECT_EQ(doberman::test::StopCountingAllocations(), 0);
 }
 
 }  // namespace
