@@ -169,7 +169,7 @@ class UnitLister {
   }
   void ScriptUnit(int scope, doberman_field field, uint32_t unit, std::string_view text,
                   uint32_t /*pipeline*/) {
-    Unit(scope, field, unit, text, false, 0xFFFFFFFFu);
+    Unit(scope, field, unit, text, false, internal::kAllOrigins);
   }
   void Status(doberman_status) {}
 

@@ -53,7 +53,7 @@ struct Unit {
   int scope;
   std::string text;
   bool decoded = false;
-  uint32_t origin_bit = 0xFFFFFFFFu;  // a prompt segment's origin; every origin elsewhere
+  uint32_t origin_bit = internal::kAllOrigins;  // a prompt segment's origin; every one elsewhere
 };
 
 // One hook payload of a corpus: its converted calls (owned) and their views.

@@ -169,10 +169,20 @@ constexpr size_t kMaxConditionDatabases = 12;
 // At most kMaxGateDatabases: the smallest groups beyond stay in the trigger database.
 constexpr size_t kMaxGateDatabases = 4;
 
+// Takes the patterns of `groups` (databases of their own) out of a scope's `triggers`.
+void RemoveGrouped(const std::vector<std::vector<uint32_t>>& groups, size_t pattern_count,
+                   std::vector<uint32_t>* triggers) {
+  std::vector<bool> grouped(pattern_count, false);
+  for (const std::vector<uint32_t>& g : groups) {
+    for (uint32_t id : g) grouped[id] = true;
+  }
+  std::erase_if(*triggers, [&](uint32_t id) { return grouped[id]; });
+}
+
 std::vector<std::vector<uint32_t>> SplitContentGates(const IrPack& pack,
                                                      std::vector<uint32_t>* triggers) {
   const std::vector<uint8_t> gated =
-      internal::ContentGatedRules(std::span<const IrRule>(pack.rules), pack.tags.size());
+      internal::ReadContentGates(std::span<const IrRule>(pack.rules), pack.tags.size()).gated;
   std::map<std::vector<std::pair<uint8_t, uint32_t>>, std::vector<uint32_t>> by_when;
   for (uint32_t id : *triggers) {
     const IrRule& rule = pack.rules[pack.patterns[id].rule];
@@ -190,11 +200,7 @@ std::vector<std::vector<uint32_t>> SplitContentGates(const IrPack& pack,
   });
   if (groups.size() > kMaxGateDatabases) groups.resize(kMaxGateDatabases);
   std::sort(groups.begin(), groups.end());
-  std::vector<bool> apart(pack.patterns.size(), false);
-  for (const auto& g : groups) {
-    for (uint32_t id : g) apart[id] = true;
-  }
-  std::erase_if(*triggers, [&](uint32_t id) { return apart[id]; });
+  RemoveGrouped(groups, pack.patterns.size(), triggers);
   return groups;
 }
 
@@ -211,16 +217,13 @@ std::vector<std::vector<uint32_t>> SplitOrigins(const IrPack& pack,
   std::map<uint32_t, std::vector<uint32_t>> by_origins;
   for (uint32_t id : *triggers) {
     const uint32_t origins = pack.rules[pack.patterns[id].rule].origins;
-    if (origins != 0xFFFFFFFFu) by_origins[origins].push_back(id);
+    if (origins != internal::kAllOrigins) by_origins[origins].push_back(id);
   }
   std::vector<std::vector<uint32_t>> groups;
-  std::vector<bool> apart(pack.patterns.size(), false);
   for (auto& [origins, ids] : by_origins) {
-    if (ids.size() < kMinOriginGroup) continue;
-    for (uint32_t id : ids) apart[id] = true;
-    groups.push_back(std::move(ids));
+    if (ids.size() >= kMinOriginGroup) groups.push_back(std::move(ids));
   }
-  std::erase_if(*triggers, [&](uint32_t id) { return apart[id]; });
+  RemoveGrouped(groups, pack.patterns.size(), triggers);
   return groups;
 }
 

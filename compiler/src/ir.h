@@ -53,7 +53,7 @@ struct IrRule {
   std::string when_text;
   ValidatorSpec validators;
   bool decode = false;
-  uint32_t origins = 0xFFFFFFFFu;
+  uint32_t origins = internal::kAllOrigins;
   doberman_verdict mention_cap = DOBERMAN_BLOCK;
   bool mention_marker = false;
   std::vector<uint32_t> patterns;

@@ -46,16 +46,25 @@ bool InputsFinal(const Rule& rule, const std::vector<uint8_t>& final_rule,
 
 }  // namespace gates_detail
 
-// Per rule: 1 when whether it fires is settled before the content field is scanned. That holds for
-// a rule with patterns that serves only the scopes scanned before content, that a script's
-// commands cannot record (not BLOCK, not a secret rule, when it serves a script scope), and whose
-// `when:` (if any) names only such rules and tags only such rules carry. Pattern-less rules are
-// never settled early. `Rule` is IrRule or RuleInfo (scopes, verdict, family, tags, when,
-// patterns); `verdict` is the one the runtime judges with (tier 1 clamped).
+// The reading, per rule (1 or 0):
+//  - settled: whether it fires is settled before the content field is scanned. That holds for a
+//    rule with patterns that serves only the scopes scanned before content, that a script's
+//    commands cannot record (not BLOCK, not a secret rule, when it serves a script scope), and
+//    whose `when:` (if any) names only such rules and tags only such rules carry. Pattern-less
+//    rules are never settled early.
+//  - gated: its content patterns can be left unscanned while its `when:` is false. It has
+//    patterns, serves the content scope, and its `when:` names only settled rules and tags.
+struct ContentGates {
+  std::vector<uint8_t> settled, gated;
+};
+
+// `Rule` is IrRule or RuleInfo (scopes, verdict, family, tags, when, patterns); `verdict` is the
+// one the runtime judges with (tier 1 clamped).
 template <class Rule>
-std::vector<uint8_t> RulesSettledBeforeContent(std::span<const Rule> rules, size_t tag_count) {
+ContentGates ReadContentGates(std::span<const Rule> rules, size_t tag_count) {
   std::vector<std::vector<uint32_t>> producers(tag_count);
-  std::vector<uint8_t> candidate(rules.size(), 0), settled(rules.size(), 0);
+  std::vector<uint8_t> candidate(rules.size(), 0);
+  ContentGates out{std::vector<uint8_t>(rules.size(), 0), std::vector<uint8_t>(rules.size(), 0)};
   for (size_t r = 0; r < rules.size(); ++r) {
     const Rule& rule = rules[r];
     for (uint32_t t : rule.tags) {
@@ -67,6 +76,7 @@ std::vector<uint8_t> RulesSettledBeforeContent(std::span<const Rule> rules, size
                    !recorded_by_scripts;
   }
   // Least fixed point: a rule is settled once every input of its `when` is.
+  std::vector<uint8_t>& settled = out.settled;
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t r = 0; r < rules.size(); ++r) {
@@ -76,29 +86,13 @@ std::vector<uint8_t> RulesSettledBeforeContent(std::span<const Rule> rules, size
       changed = true;
     }
   }
-  return settled;
-}
-
-// Per rule: 1 when its content patterns can be left unscanned while its `when:` is false: it has
-// patterns, serves the content scope, and its `when:` names only rules and tags settled before
-// content (above).
-template <class Rule>
-std::vector<uint8_t> ContentGatedRules(std::span<const Rule> rules, size_t tag_count) {
-  const std::vector<uint8_t> settled = RulesSettledBeforeContent(rules, tag_count);
-  std::vector<std::vector<uint32_t>> producers(tag_count);
-  for (size_t r = 0; r < rules.size(); ++r) {
-    for (uint32_t t : rules[r].tags) {
-      if (t < tag_count) producers[t].push_back(static_cast<uint32_t>(r));
-    }
-  }
-  std::vector<uint8_t> gated(rules.size(), 0);
   for (size_t r = 0; r < rules.size(); ++r) {
     const Rule& rule = rules[r];
-    gated[r] = !rule.patterns.empty() && !rule.when.empty() &&
-               (rule.scopes & (1u << kScopeContent)) != 0 &&
-               gates_detail::InputsFinal(rule, settled, producers);
+    out.gated[r] = !rule.patterns.empty() && !rule.when.empty() &&
+                   (rule.scopes & (1u << kScopeContent)) != 0 &&
+                   gates_detail::InputsFinal(rule, settled, producers);
   }
-  return gated;
+  return out;
 }
 
 }  // namespace doberman::internal

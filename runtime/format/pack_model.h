@@ -51,6 +51,10 @@ inline constexpr uint32_t kRawTextScopes = 0
 #undef DOBERMAN_SCOPE_RAW
     ;
 
+// A rule's origins, a bit per doberman_origin (1u << origin): every origin is the default, and the
+// bit set a unit outside the prompt scopes carries (every rule reads it).
+inline constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
+
 // The table lists every schema scope once, in schema order (the runtime indexes arrays by scope).
 constexpr bool ScopesFollowTheSchema() {
   int position = 0;

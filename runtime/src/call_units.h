@@ -59,7 +59,6 @@ inline constexpr uint32_t kNoPipeline = UINT32_MAX;
 // whole, more encoded runs than the limit allows).
 template <typename Visitor>
 void WalkCallUnits(const Pack& pack, const doberman_call& call, UnitBuffers& b, Visitor& v) {
-  constexpr uint32_t kAllOrigins = 0xFFFFFFFFu;
   const uint64_t max_string = pack.limits.max_string_bytes;
   auto bounded = [&](std::string_view text, uint64_t limit) {
     if (text.size() <= limit) return text;

@@ -347,7 +347,7 @@ class CallScanner {
       s_.script_pipeline = pipeline;
       s_.script_field = field;
     }
-    Scan(scope, field, unit, text, /*decoded=*/false, /*origin_bit=*/0xFFFFFFFFu,
+    Scan(scope, field, unit, text, /*decoded=*/false, /*origin_bit=*/kAllOrigins,
          /*block_only=*/true);
   }
   void Status(doberman_status status) { Raise(s_, status); }

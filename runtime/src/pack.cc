@@ -348,9 +348,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   }
   // Content gates, read from the rules themselves whatever the compiler grouped: a database
   // serving only the content scope, every pattern of it a gated rule's, is gated by those rules.
-  const std::span<const RuleInfo> rules(pack->rules);
-  pack->settled_before_content = RulesSettledBeforeContent(rules, pack->tags.size());
-  const std::vector<uint8_t> gated = ContentGatedRules(rules, pack->tags.size());
+  ContentGates gates = ReadContentGates(std::span<const RuleInfo>(pack->rules), pack->tags.size());
+  const std::vector<uint8_t>& gated = gates.gated;
   for (const auto& entry : entries) {
     if (entry->conditional || entry->scopes != (1u << kScopeContent)) continue;
     std::vector<uint32_t> gate;
@@ -365,6 +364,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
     entry->gate_rules = std::move(gate);
     entry->gate_index = pack->gate_count++;
   }
+  pack->settled_before_content = std::move(gates.settled);
   ScratchPrototypes prototypes;
   static_assert(std::tuple_size_v<ScratchPrototypes> == kScratchSlots);
   pack->scratch_from_record = OpenBlobs(jobs, fetch_blob, images, &prototypes);

@@ -34,7 +34,7 @@ struct RuleInfo {
   std::vector<WhenInstr> when;
   ValidatorSpec validators;
   bool decode = false;
-  uint32_t origins = 0xFFFFFFFFu;
+  uint32_t origins = kAllOrigins;
   doberman_verdict mention_cap = DOBERMAN_BLOCK;
   bool mention_marker = false;
   bool has_patterns = false;

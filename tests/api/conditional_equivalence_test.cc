@@ -129,7 +129,7 @@ TEST(OriginGroups, SkippingThemNeverChangesADecision) {
   size_t limited = 0;
   for (const auto& db : pack->databases) {
     const bool prompt_scope = (db->scopes & ((1u << kScopePrompt) | (1u << kScopePromptText))) != 0;
-    limited += prompt_scope && db->origins != 0xFFFFFFFFu ? 1 : 0;
+    limited += prompt_scope && db->origins != kAllOrigins ? 1 : 0;
   }
   ASSERT_GE(limited, 2u) << "no prompt database reads only some origins: nothing is checked";
 

@@ -30,7 +30,7 @@ std::vector<uint8_t> Gated(const TestRule& producer, std::vector<WhenInstr> gate
   content.when = std::move(gate);
   std::vector<TestRule> rules{producer, content};
   rules[0].tags = {0};
-  return ContentGatedRules(std::span<const TestRule>(rules), 1);
+  return ReadContentGates(std::span<const TestRule>(rules), 1).gated;
 }
 
 TEST(ContentGates, APathOrToolFactGates) {
@@ -88,17 +88,17 @@ TEST(ContentGates, SettledFactsChainThroughWhen) {
   rules[2].tags = {2};
   rules[3].scopes = Bit(kScopeContent);  // names rule 0 directly
   rules[3].when = {{WhenOp::kRule, 0}};
-  std::vector<uint8_t> gated = ContentGatedRules(std::span<const TestRule>(rules), 3);
+  std::vector<uint8_t> gated = ReadContentGates(std::span<const TestRule>(rules), 3).gated;
   EXPECT_EQ(gated[1], 1);
   EXPECT_EQ(gated[3], 1);
   // A tag any unsettled rule also carries is unsettled: here a content rule.
   rules[3].tags = {2};
-  gated = ContentGatedRules(std::span<const TestRule>(rules), 3);
+  gated = ReadContentGates(std::span<const TestRule>(rules), 3).gated;
   EXPECT_EQ(gated[1], 0);
   // A tag or rule index out of range is never taken as settled.
   rules[1].when = Tag(7);
   rules[3].when = {{WhenOp::kRule, 9}};
-  gated = ContentGatedRules(std::span<const TestRule>(rules), 3);
+  gated = ReadContentGates(std::span<const TestRule>(rules), 3).gated;
   EXPECT_EQ(gated[1], 0);
   EXPECT_EQ(gated[3], 0);
 }
@@ -111,7 +111,7 @@ TEST(ContentGates, OnlyContentRulesWithPatternsAndWhenAreGated) {
   rules[1].scopes = Bit(kScopeUrl);  // a url rule: gates are judged for content only
   rules[1].when = Tag(0);
   rules[2].scopes = Bit(kScopeContent);  // no `when`: always read
-  const std::vector<uint8_t> gated = ContentGatedRules(std::span<const TestRule>(rules), 1);
+  const std::vector<uint8_t> gated = ReadContentGates(std::span<const TestRule>(rules), 1).gated;
   EXPECT_EQ(gated[1], 0);
   EXPECT_EQ(gated[2], 0);
 }
