@@ -178,28 +178,38 @@ void JudgeScriptPipeline(Scratch& s) {
   std::fill(s.script_tag_on.begin(), s.script_tag_on.end(), 0);
 }
 
-// Fires, into the early tag space, the rules settled before content (content_gates.h) as the end
-// of the call would fire them: matched rules without `when`, then `when` rules in evaluation
-// order. Called at the first content unit, when every unit they can match in has been scanned.
-void JudgeSettledRules(Scratch& s) {
+// Fires the rules `keep` admits in the order the end of a call does: the matched rules without
+// `when`, then the `when` rules in evaluation order (those with patterns only when matched), each
+// `when` read over `rule_on` and `tag_on`, which `fire` fills.
+template <typename Keep, typename FireRule>
+void FireInOrder(const Scratch& s, std::span<const uint8_t> rule_on,
+                 std::span<const uint8_t> tag_on, Keep keep, FireRule fire) {
   const Pack& pack = s.pack;
+  for (uint32_t r : s.matched_rules) {
+    if (pack.rules[r].when.empty() && keep(r)) fire(r);
+  }
+  for (uint32_t r : pack.when_rules) {
+    const RuleInfo& rule = pack.rules[r];
+    if (!keep(r) || (rule.has_patterns && !s.rule_matched[r])) continue;
+    if (EvalWhen(rule_on, tag_on, rule.when)) fire(r);
+  }
+}
+
+// Fires, into the early tag space, the rules settled before content (content_gates.h) as the end
+// of the call will. Called at the first content unit, when every unit they can match in has been
+// scanned.
+void JudgeSettledRules(Scratch& s) {
   for (uint32_t r : s.early_fired_rules) s.early_fired[r] = 0;
   s.early_fired_rules.clear();
   std::fill(s.early_tags.begin(), s.early_tags.end(), 0);
-  auto fire = [&s](uint32_t r) {
-    s.early_fired[r] = 1;
-    s.early_fired_rules.push_back(r);
-    for (uint32_t t : s.pack.rules[r].tags) s.early_tags[t] = 1;
-  };
-  for (uint32_t r : s.matched_rules) {
-    if (pack.settled_before_content[r] && pack.rules[r].when.empty()) fire(r);
-  }
-  for (uint32_t r : pack.when_rules) {
-    if (pack.settled_before_content[r] && s.rule_matched[r] &&
-        EvalWhen(s.early_fired, s.early_tags, pack.rules[r].when)) {
-      fire(r);
-    }
-  }
+  FireInOrder(
+      s, s.early_fired, s.early_tags,
+      [&s](uint32_t r) { return s.pack.settled_before_content[r] != 0; },
+      [&s](uint32_t r) {
+        s.early_fired[r] = 1;
+        s.early_fired_rules.push_back(r);
+        for (uint32_t t : s.pack.rules[r].tags) s.early_tags[t] = 1;
+      });
   s.early_judged = true;
 }
 
@@ -503,19 +513,16 @@ doberman_status Decide(Scratch& s, const doberman_call& call, doberman_result* r
 
   doberman_verdict verdict = DOBERMAN_PASS;
   size_t dropped = 0;
-  for (uint32_t r : s.matched_rules) {
-    if (pack.rules[r].when.empty()) Fire(s, r);
-  }
-  for (uint32_t r : pack.when_rules) {
-    const RuleInfo& rule = pack.rules[r];
-    if (rule.has_patterns && !s.rule_matched[r]) continue;
-    if (!EvalWhen(s.rule_fired, s.tag_on, rule.when)) continue;
-    Fire(s, r);
-    if (!rule.has_patterns) {
-      s.rule_verdict[r] = rule.verdict;
-      s.rule_location[r] = RuleLocation{};
-    }
-  }
+  FireInOrder(
+      s, s.rule_fired, s.tag_on, [](uint32_t) { return true; },
+      [&s](uint32_t r) {
+        Fire(s, r);
+        const RuleInfo& rule = s.pack.rules[r];
+        if (!rule.has_patterns) {
+          s.rule_verdict[r] = rule.verdict;
+          s.rule_location[r] = RuleLocation{};
+        }
+      });
   // Hits in rule order, so that output is stable whatever order units were scanned in.
   s.fired_rules.clear();
   for (uint32_t r : s.matched_rules) {
