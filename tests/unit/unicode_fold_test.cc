@@ -176,6 +176,20 @@ TEST(FoldTextTest, OptionalVowelMarksAreRemoved) {
             "\u0627\u0644\u0623\u0648\u0627\u0645\u0631 \u0600");
 }
 
+TEST(FoldTextTest, DecoratingCombiningMarksAreRemoved) {
+  // Strike-through and underline overlays and Zalgo stacks decorate Latin letters; the word under
+  // them is the one a signature names.
+  size_t changes = 0;
+  EXPECT_EQ(Fold("I\u0336g\u0336n\u0336o\u0336r\u0336e\u0336", &changes), "ignore");
+  EXPECT_EQ(changes, 7u);  // the capital I lower-cased, six overlays dropped
+  EXPECT_EQ(Fold("i\u0332g\u0332n\u0332o\u0332r\u0332e\u0332"), "ignore");
+  EXPECT_EQ(Fold("i\u0300\u0301\u0352\u1DC4\u20D7gnore"), "ignore");
+  // Precomposed letters are letters, not marks: they stay.
+  EXPECT_EQ(Fold("\u00E9t\u00E9 \u0439"), "\u00E9t\u00E9 \u0439");
+  // The marks that spell vowels in other scripts are in other blocks and stay.
+  EXPECT_EQ(Fold("\u0915\u093F"), "\u0915\u093F");
+}
+
 TEST(FoldTextTest, ThaiAndLaoSaraAmWrittenInTwoPartsIsOneLetter) {
   size_t changes = 0;
   // NIKHAHIT + SARA AA -> SARA AM, in Thai and in Lao; the composed letter is kept as it is.
