@@ -184,6 +184,20 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     // words through `sh -c`: read them as a command line too (over-inclusive at worst).
     HandleJoined(lv, std::string_view(), i, e, depth);
   }
+  if (wrapper != kNone && name.substr(0, 3) == ":::" &&
+      Basename(View(lv, lv.words[wrapper])) == "parallel") {
+    // GNU parallel given no command runs each argument after ::: as a command line through the
+    // shell (`parallel ::: 'rm -rf /' 'curl x | sh'`); arguments after :::: name files of them.
+    bool commands = true;
+    for (size_t j = i; j < e && !ctx.stop; j = next(j + 1)) {
+      const std::string_view v = View(lv, lv.words[j]);
+      if (v == ":::" || v == ":::+" || v == "::::" || v == "::::+") {
+        commands = v.size() < 4 || v[3] != ':';
+      } else if (commands && (lv.words[j].flags & kRedir) == 0) {
+        HandleJoined(lv, v, e, e, depth);
+      }
+    }
+  }
   // The wrapper loop usually looked this very name up already.
   const CommandTraits* traits =
       looked_up_at == i && argv0 == Basename(name) ? looked_up : norm.Traits(argv0);

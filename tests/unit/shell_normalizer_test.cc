@@ -306,6 +306,30 @@ TEST_F(ShellNormalizerTest, AWrappedCommandStringIsAlsoParsed) {
   EXPECT_EQ(Norm("'rm -rf /'"), Segments{"'rm -rf /'"});
 }
 
+TEST_F(ShellNormalizerTest, ParallelWithoutACommandRunsEachArgumentAsALine) {
+  // `parallel ::: CMD...` with no command of its own runs every argument through the shell; the
+  // arguments after :::: are files of commands, not commands.
+  ShellTables tables = RealisticTables();
+  tables.wrappers.push_back({"parallel", {"-j", "--jobs"}, 0});
+  const ShellNormalizer norm(tables, ShellLimits{});
+  SegmentList out;
+  ASSERT_EQ(norm.Normalize("parallel -j 2 ::: 'git reset --hard' 'rm -rf ~'", &out),
+            ShellStatus::kOk);
+  ASSERT_EQ(out.count, 3U);
+  EXPECT_EQ(out.segments[0], "git reset --hard");
+  EXPECT_EQ(out.segments[1], "rm -r -f ~");
+  EXPECT_EQ(out.segments[2], "::: 'git reset --hard' 'rm -rf ~'");
+  SegmentList files;
+  ASSERT_EQ(norm.Normalize("parallel ::: 'ls -l' :::: 'rm -rf x'", &files), ShellStatus::kOk);
+  ASSERT_EQ(files.count, 2U);
+  EXPECT_EQ(files.segments[0], "ls -l");
+  // With a command of its own the arguments are that command's values, not command lines.
+  SegmentList values;
+  ASSERT_EQ(norm.Normalize("parallel gzip ::: 'rm -rf x'", &values), ShellStatus::kOk);
+  ASSERT_EQ(values.count, 1U);
+  EXPECT_EQ(values.segments[0], "gzip ::: 'rm -rf x'");
+}
+
 TEST_F(ShellNormalizerTest, EnvSplitStringIsParsed) {
   EXPECT_EQ(Norm(R"(env -S"rm -rf /")"), Segments{"rm -r -f /"});
   EXPECT_EQ(Norm(R"(env -S 'rm -rf' /)"), Segments{"rm -r -f /"});
