@@ -129,6 +129,39 @@ std::string JoinPath(const std::string& dir, const std::string& name) {
   return dir.back() == '/' ? dir + name : dir + "/" + name;
 }
 
+// The local path a file: URL names (file:///etc/x, file://localhost/etc/x, file:/etc/x), its
+// percent-escapes decoded; empty when it names no absolute path (a malformed escape stays as
+// written: it cannot hide a name the rules look for).
+std::string FileUrlPath(std::string_view url) {
+  std::string_view rest = url.substr(5);  // after "file:"
+  if (rest.substr(0, 2) == "//") {
+    rest.remove_prefix(2);
+    const size_t slash = rest.find('/');
+    if (slash == std::string_view::npos) return {};
+    rest.remove_prefix(slash);  // the host part (localhost, or empty)
+  }
+  const size_t end = rest.find_first_of("?#");
+  rest = rest.substr(0, end);
+  if (rest.empty() || rest[0] != '/') return {};
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string path;
+  path.reserve(rest.size());
+  for (size_t i = 0; i < rest.size(); ++i) {
+    if (rest[i] == '%' && i + 2 < rest.size() && hex(rest[i + 1]) >= 0 && hex(rest[i + 2]) >= 0) {
+      path.push_back(static_cast<char>(hex(rest[i + 1]) * 16 + hex(rest[i + 2])));
+      i += 2;
+    } else {
+      path.push_back(rest[i]);
+    }
+  }
+  return path;
+}
+
 CallInput ReadCall(const CallInput& base, const std::string& path) {
   CallInput c = base;
   c.tool = kReadTool;
@@ -333,6 +366,13 @@ void AddMcpArgumentCalls(const std::string& tool, const JsonValue& input, const 
       f.tool = "WebFetch";
       f.url = value.text;
       out->push_back(std::move(f));
+    } else if (value.type == JsonType::kString &&
+               is(key, {"url", "uri", "href", "link", "file_url"}) &&
+               value.text.rfind("file:", 0) == 0) {
+      // A browser or fetch tool pointed at file:///etc/shadow reads that file: judged as the
+      // Read tool's read of the path.
+      const std::string path = FileUrlPath(value.text);
+      if (!path.empty()) out->push_back(ReadCall(base, path));
     }
   }
 }

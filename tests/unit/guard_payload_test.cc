@@ -179,6 +179,34 @@ TEST(ToolInput, McpFileListsAreWritesOfEachFilesOwnContent) {
   EXPECT_TRUE(read);
 }
 
+TEST(ToolInput, McpFileUrlsAreReadsOfTheirPath) {
+  // A browser or fetch tool pointed at a file: URL reads that file: the call is a Read of the
+  // path, percent-escapes decoded, so the path rules judge it as they judge the Read tool.
+  auto read_paths = [](const Converted& c) {
+    std::vector<std::string> paths;
+    for (const CallInput& call : c.calls) {
+      if (call.tool == kReadTool) paths.push_back(call.path);
+    }
+    return paths;
+  };
+  Converted c = Convert("mcp__puppeteer__navigate", R"({"url":"file:///etc/shadow"})");
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(read_paths(c), std::vector<std::string>{"/etc/shadow"});
+  c = Convert("mcp__browser__open", R"({"href":"file://localhost/home/u/.ssh/id%5Frsa?x#y"})");
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(read_paths(c), std::vector<std::string>{"/home/u/.ssh/id_rsa"});
+  c = Convert("mcp__browser__open", R"({"url":"file:/home/u/50%25%zz.txt"})");
+  ASSERT_TRUE(c.ok) << c.error;
+  EXPECT_EQ(read_paths(c), std::vector<std::string>{"/home/u/50%%zz.txt"});
+  // No absolute path, or an http URL: no read.
+  for (const char* input : {R"({"url":"file://host-only"})", R"({"url":"file:relative/x"})",
+                            R"({"url":"https://example.com/etc/shadow"})"}) {
+    c = Convert("mcp__browser__open", input);
+    ASSERT_TRUE(c.ok) << input;
+    EXPECT_TRUE(read_paths(c).empty()) << input;
+  }
+}
+
 TEST(ToolInput, WrongTypesAreErrorsNamingTheField) {
   for (auto [tool, input, field] : std::vector<std::tuple<const char*, const char*, const char*>>{
            {"Bash", "{}", "command"},
