@@ -15,6 +15,7 @@
 #include "broker_history.h"
 #include "egress_allowlist.h"
 #include "json.h"
+#include "percent_decode.h"
 #include "service_egress_client.h"
 
 namespace doberman::guard {
@@ -23,26 +24,8 @@ namespace {
 using internal::JsonType;
 using internal::JsonValue;
 
-int Hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Squid's rfc1738 escaping of helper arguments.
-std::string Unescape(std::string_view s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && Hex(s[i + 1]) >= 0 && Hex(s[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(Hex(s[i + 1]) * 16 + Hex(s[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(s[i]);
-    }
-  }
-  return out;
-}
+std::string Unescape(std::string_view s) { return PercentDecode(s); }
 
 // One request as a WebFetch of its URL (CONNECT: of https://host:port/), for the pack and the log.
 ParsedPayload AsFetch(const std::string& url) {

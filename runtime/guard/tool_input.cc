@@ -10,6 +10,7 @@
 
 #include "apply_patch.h"
 #include "notebook_shell.h"
+#include "percent_decode.h"
 #include "shell_quote.h"
 
 namespace doberman::guard {
@@ -143,23 +144,7 @@ std::string FileUrlPath(std::string_view url) {
   const size_t end = rest.find_first_of("?#");
   rest = rest.substr(0, end);
   if (rest.empty() || rest[0] != '/') return {};
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  std::string path;
-  path.reserve(rest.size());
-  for (size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] == '%' && i + 2 < rest.size() && hex(rest[i + 1]) >= 0 && hex(rest[i + 2]) >= 0) {
-      path.push_back(static_cast<char>(hex(rest[i + 1]) * 16 + hex(rest[i + 2])));
-      i += 2;
-    } else {
-      path.push_back(rest[i]);
-    }
-  }
-  return path;
+  return PercentDecode(rest);
 }
 
 CallInput ReadCall(const CallInput& base, const std::string& path) {
