@@ -181,9 +181,12 @@ std::string_view ExtractValue(std::string_view text, size_t start, size_t end) {
     constexpr size_t kMaxValue = 4096;
     size_t e = end;
     // (A backslash before a closing quote escapes it: `\"value\"` in code inside a JSON string.)
+    // A line break is such a delimiter too: a guard like `([^A-Za-z0-9_-]|$)` ends on the newline
+    // after a value in the middle of a file, and the value is the run before it, not the next
+    // line's first word (three steps: a closing quote, then a CRLF).
     for (int k = 0;
-         k < 2 && e > 0 &&
-         std::string_view("\"'`@;,)]}> \t\\").find(text[e - 1]) != std::string_view::npos;
+         k < 3 && e > 0 &&
+         std::string_view("\"'`@;,)]}> \t\r\n\\").find(text[e - 1]) != std::string_view::npos;
          ++k) {
       --e;
     }

@@ -101,6 +101,18 @@ TEST(Validators, ExtractValue) {
   // backslash is the quote's escape, not part of the value.
   std::string j = R"(api_key = \"Zq8vN2xLw4Rt7YpK1mBsQ9\")";
   EXPECT_EQ(ExtractValue(j, j.size(), j.size()), "Zq8vN2xLw4Rt7YpK1mBsQ9");
+  // No start of match, the match ending on the line break after the value (a guard class such as
+  // `([^A-Za-z0-9_-]|$)` mid-file): the value is the run before it, not the next line's first word.
+  const std::string nl = "token Bk4opH1Dr8h97sFvauP7\nnext line\n";
+  const size_t after_newline = nl.find('\n') + 1;
+  EXPECT_EQ(ExtractValue(nl, after_newline, after_newline), "Bk4opH1Dr8h97sFvauP7");
+  const std::string crlf = "key Zq8vN2xLw4Rt7YpK1mBsQ9\r\nDEBUG=1\r\n";
+  const size_t after_crlf = crlf.find('\n') + 1;
+  EXPECT_EQ(ExtractValue(crlf, after_crlf, after_crlf), "Zq8vN2xLw4Rt7YpK1mBsQ9");
+  const std::string quoted_crlf = "key = \"Zq8vN2xLw4Rt7YpK1mBsQ9\"\r\nDEBUG=1\r\n";
+  const size_t after_quoted_crlf = quoted_crlf.find('\n') + 1;
+  EXPECT_EQ(ExtractValue(quoted_crlf, after_quoted_crlf, after_quoted_crlf),
+            "Zq8vN2xLw4Rt7YpK1mBsQ9");
 }
 
 // A quoted literal goes on through '#' (a password's symbol); unquoted, or between quotes that
