@@ -201,6 +201,26 @@ uint64_t UpperMask(uint64_t x) {
 
 namespace {
 bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Whether the text at `p` starts, once folded, with an ASCII letter (dropped code points skipped).
+// The in-word apostrophe is judged on the folded text: judged on the raw next byte, a second fold
+// would see a letter the first did not (a modifier letter such as U+02B8 folding to "y", or a
+// dropped mark before the letter), and the fold would not be idempotent.
+bool FoldsToLetterNext(const unsigned char* p, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (p[i] < 0x80) return IsAsciiLetter(static_cast<char>(p[i]));
+    char32_t cp = 0;
+    const size_t len = DecodeUtf8(p + i, n - i, &cp);
+    if (len == 0) return false;
+    const Folded f = FoldCodePoint(cp);
+    if (f.action != FoldAction::kDrop) {
+      return f.action == FoldAction::kReplace && f.size > 0 && IsAsciiLetter(f.bytes[0]);
+    }
+    i += len;
+  }
+  return false;
+}
 }  // namespace
 
 size_t FoldText(std::string_view in, std::string* out) {
@@ -289,7 +309,7 @@ size_t FoldText(std::string_view in, std::string* out) {
     // U+2019 is a closing quote, and the mention reading (mention.cc) tells curly quotes apart -
     // an ASCII ' there would open quotes that "’Cause" or "users’" never opened.
     if ((cp == 0x2019 || cp == 0x02BC) && ws_len == 0 && pos > 0 && IsAsciiLetter(dst[pos - 1]) &&
-        i + len < n && IsAsciiLetter(static_cast<char>(src[i + len]))) {
+        FoldsToLetterNext(src + i + len, n - i - len)) {
       dst[pos++] = '\'';
       ++changes;
       i += len;
