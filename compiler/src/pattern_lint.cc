@@ -1,49 +1,12 @@
-// Pattern lint (API in pattern_lint.h): a single left-to-right walk of the pattern text that knows
-// escapes, \Q...\E quoting and character classes, which is all it needs to tell where a class is.
+// Pattern lint (API in pattern_lint.h): each finding is one walk of the pattern text
+// (pattern_walk.h), which knows escapes, \Q...\E quoting and character classes: all it needs to
+// tell where a class is.
 #include "pattern_lint.h"
+
+#include "pattern_walk.h"
 
 namespace doberman::compiler {
 namespace {
-
-// Calls `visit(i, in_class)` for every byte of `rx` that stands for itself: not an escape or the
-// byte it escapes, not \Q...\E text, not a class's brackets or a [:name:] inside one. Stops at the
-// first offset `visit` returns true for and returns it; npos when there is none, or when a \Q
-// never ends (Hyperscan rejects that pattern on its own).
-template <typename Visit>
-size_t WalkPattern(std::string_view rx, Visit visit) {
-  bool in_class = false;
-  size_t class_start = 0;  // index of the first member: a ']' there is a member, not the end
-  for (size_t i = 0; i < rx.size(); ++i) {
-    const char c = rx[i];
-    if (c == '\\') {
-      if (i + 1 < rx.size() && rx[i + 1] == 'Q') {
-        const size_t end = rx.find("\\E", i + 2);
-        if (end == std::string_view::npos) return std::string_view::npos;
-        i = end + 1;
-      } else {
-        ++i;  // the escaped byte (an escaped non-ASCII byte is still one byte of a character)
-      }
-      continue;
-    }
-    if (!in_class) {
-      if (c == '[') {
-        in_class = true;
-        class_start = i + 1;
-        if (class_start < rx.size() && rx[class_start] == '^') ++class_start;
-        continue;
-      }
-    } else if (c == '[' && i + 1 < rx.size() && rx[i + 1] == ':') {  // [:alpha:] inside a class
-      const size_t end = rx.find(":]", i + 2);
-      if (end != std::string_view::npos) i = end + 1;
-      continue;
-    } else if (c == ']' && i != class_start) {
-      in_class = false;
-      continue;
-    }
-    if (visit(i, in_class)) return i;
-  }
-  return std::string_view::npos;
-}
 
 bool IsHighByte(char c) { return static_cast<unsigned char>(c) >= 0x80; }
 
