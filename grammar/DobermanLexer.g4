@@ -55,6 +55,7 @@ K_INCLUDE        : 'include';
 K_EXCLUDE_RULES  : 'exclude_rules';
 K_PLATFORMS      : 'platforms';
 K_LIMITS         : 'limits';
+K_DEFINE         : 'define';
 // `when` takes the rest of its line (or one string) as the expression: see WHEN_MODE.
 K_WHEN           : 'when' -> pushMode(WHEN_MODE);
 

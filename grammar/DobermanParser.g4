@@ -7,7 +7,10 @@ parser grammar DobermanParser;
 options { tokenVocab = DobermanLexer; }
 
 file        : topItem* EOF;
-topItem     : ruleDecl | shellDecl | packDecl;
+topItem     : defineDecl | ruleDecl | shellDecl | packDecl;
+
+// ---- fragments: `define name /regex/`, used in this file's patterns as (?&name) -----------------
+defineDecl  : K_DEFINE name=value pattern;
 
 // ---- rules ------------------------------------------------------------------------------------
 ruleDecl    : K_RULE id=value? (COLON family=value)? LBRACE ruleField* RBRACE;
@@ -76,5 +79,5 @@ wrapperNameKeyword
     | K_MIN_LENGTH | K_PLACEHOLDER | K_EXEMPT | K_DECODE | K_MENTION | K_MENTION_MARKER | K_MATCH
     | K_PASS | K_TOOL | K_COMMAND | K_PATH | K_CWD | K_CONTENT | K_URL | K_PROMPT | K_ORIGIN
     | K_ARGS | K_WRAPPERS | K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS | K_RUNNERS | K_ALIAS | K_VERSION | K_REVISION
-    | K_EXPIRES | K_INCLUDE | K_EXCLUDE_RULES | K_PLATFORMS | K_LIMITS
+    | K_EXPIRES | K_INCLUDE | K_EXCLUDE_RULES | K_PLATFORMS | K_LIMITS | K_DEFINE
     ;

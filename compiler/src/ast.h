@@ -78,8 +78,18 @@ struct ShellAst {
   Loc loc;
 };
 
+// A named piece of regex that a rule file defines once (`define name /.../`, YAML `define:`) and
+// its patterns use as (?&name): one list of words kept in one place, not copied into every rule
+// that needs it. The checker expands it; the AST keeps the reference as written, so that the
+// printers give it back.
+struct FragmentAst {
+  Text name;
+  PatternAst pattern;  // regex and content_offset; flags are refused (they belong to patterns)
+};
+
 struct RuleFileAst {
   uint32_t file = 0;
+  std::vector<FragmentAst> fragments;  // in order: a fragment may use the ones defined before it
   std::vector<RuleAst> rules;
   std::vector<ShellAst> shell;  // zero or one per file; several files may contribute
 };

@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 
+#include "fragments.h"
 #include "pattern_lint.h"
 #include "when_parser.h"
 
@@ -142,7 +143,11 @@ class Checker {
     if (manifest != nullptr) CheckManifest(*manifest);
     for (const RuleFileAst& f : files) {
       for (const ShellAst& s : f.shell) CheckShell(s);
+      FragmentTable fragments(f.fragments, diags_);
+      fragments_ = &fragments;
       for (const RuleAst& r : f.rules) CheckRule(r);
+      fragments_ = nullptr;
+      fragments.ReportUnused();
     }
     if (manifest != nullptr) ApplyExclusions(*manifest);
     BuildTags();
@@ -545,7 +550,8 @@ class Checker {
     bool has_any = false;
     for (const PatternAst& p : r.patterns) {
       IrPattern ip;
-      ip.expression = p.regex.value;
+      ip.expression =
+          fragments_ != nullptr ? fragments_->Expand(p, &ip.fragment_uses) : p.regex.value;
       ip.loc = p.regex.loc;
       ip.content_offset = p.content_offset;
       ip.role = p.role == PatternRole::kAny   ? Role::kAny
@@ -557,7 +563,8 @@ class Checker {
         // The place of the byte at `offset` of the pattern's text, for a one-byte caret.
         const auto byte_loc = [&ip](size_t offset) {
           Loc loc = ip.loc;
-          loc.column += ip.content_offset + static_cast<uint32_t>(offset);
+          loc.column +=
+              ip.content_offset + static_cast<uint32_t>(SourceOffset(ip.fragment_uses, offset));
           loc.length = 1;
           return loc;
         };
@@ -781,6 +788,7 @@ class Checker {
   const SourceMap& sources_;
   Diagnostics& diags_;
   IrPack* out_ = nullptr;
+  FragmentTable* fragments_ = nullptr;  // the fragments of the file whose rules are checked
   std::vector<PendingRule> pending_;
   std::map<std::string, size_t> by_id_;
   std::vector<std::pair<size_t, std::string>> pending_tags_;

@@ -119,7 +119,13 @@ class Comparer {
   }
 
   bool RuleFile(const RuleFileAst& a, const RuleFileAst& b) {
-    return Each<ShellAst>("shell", a.shell, b.shell,
+    return Each<FragmentAst>("define", a.fragments, b.fragments,
+                             [&](const std::string& q, const FragmentAst& x, const FragmentAst& y) {
+                               return T(q + ".name", x.name, y.name) &&
+                                      T(q + ".regex", x.pattern.regex, y.pattern.regex) &&
+                                      Texts(q + ".flags", x.pattern.flags, y.pattern.flags);
+                             }) &&
+           Each<ShellAst>("shell", a.shell, b.shell,
                           [&](const std::string& q, const ShellAst& x, const ShellAst& y) {
                             return Shell(q, x, y);
                           }) &&

@@ -373,7 +373,10 @@ class Builder {
     const antlr4::Token* first_rule_or_shell = nullptr;
     for (P::TopItemContext* item : root->topItem()) {
       if (item == nullptr) continue;
-      if (auto* r = item->ruleDecl()) {
+      if (auto* d = item->defineDecl()) {
+        if (first_rule_or_shell == nullptr) first_rule_or_shell = d->getStart();
+        Fragment(d, &rules.fragments);
+      } else if (auto* r = item->ruleDecl()) {
         if (first_rule_or_shell == nullptr) first_rule_or_shell = r->getStart();
         rules.rules.push_back(Rule(r));
       } else if (auto* s = item->shellDecl()) {
@@ -492,6 +495,18 @@ class Builder {
   Text FlagOr(const antlr4::Token* key, P::FlagValueContext* v) const {
     if (v != nullptr) return ValueOr(v);
     return Text{"true", fc_.LocOf(key)};
+  }
+
+  // ---- fragments ----------------------------------------------------------------------------
+  void Fragment(P::DefineDeclContext* ctx, std::vector<FragmentAst>* out) const {
+    if (ctx == nullptr || ctx->exception != nullptr) return;
+    FragmentAst f;
+    if (!Value(ctx->name, &f.name)) return;
+    std::vector<PatternAst> pattern;
+    Pattern(ctx->pattern(), PatternRole::kAny, &pattern);
+    if (pattern.empty()) return;
+    f.pattern = std::move(pattern.front());
+    out->push_back(std::move(f));
   }
 
   // ---- rules --------------------------------------------------------------------------------

@@ -151,6 +151,7 @@ const std::vector<std::string>& Keywords() {
                                                      "exclude_rules",
                                                      "platforms",
                                                      "limits",
+                                                     "define",
                                                      "when"};
   return kKeywords;
 }

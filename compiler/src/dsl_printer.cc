@@ -2,6 +2,10 @@
 // keywords and how strings and regexes escape come from dsl_lexical.h, shared with the front-end.
 #include "dsl_printer.h"
 
+#include <algorithm>
+#include <functional>
+#include <utility>
+
 #include "dsl_lexical.h"
 
 namespace doberman::compiler {
@@ -151,17 +155,40 @@ class DslPrinter : public PrinterCore {
 
   // ---- rules --------------------------------------------------------------------------------
   void RuleFile(const RuleFileAst& f) override {
-    bool first = true;
-    for (const ShellAst& s : f.shell) {
-      if (!first) out_ += "\n";
-      first = false;
-      Shell(s);
+    // Fragments, shell tables and rules in the order they were written, so that every comment stays
+    // with its block and every fragment above the patterns that use it (items without a place, from
+    // a caller's own AST, come first, in this order: fragments, shell, rules).
+    struct Item {
+      Loc loc;
+      bool define;
+      std::function<void()> print;
+    };
+    std::vector<Item> items;
+    for (const FragmentAst& d : f.fragments)
+      items.push_back({d.name.loc, true, [this, &d] { Define(d); }});
+    for (const ShellAst& sh : f.shell) items.push_back({sh.loc, false, [this, &sh] { Shell(sh); }});
+    for (const RuleAst& r : f.rules) items.push_back({r.loc, false, [this, &r] { Rule(r); }});
+    const auto place = [](const Loc& l) {
+      return l.known() ? std::pair(l.line, l.column) : std::pair(0u, 0u);
+    };
+    std::stable_sort(items.begin(), items.end(), [&place](const Item& a, const Item& b) {
+      return place(a.loc) < place(b.loc);
+    });
+    for (size_t i = 0; i < items.size(); ++i) {
+      // a run of defines reads as one list; blocks are set apart by a blank line
+      if (i > 0 && !(items[i].define && items[i - 1].define)) out_ += "\n";
+      items[i].print();
     }
-    for (const RuleAst& r : f.rules) {
-      if (!first) out_ += "\n";
-      first = false;
-      Rule(r);
+  }
+
+  void Define(const FragmentAst& d) {
+    Comments(d.name.loc);
+    if (!d.pattern.flags.empty()) {
+      // the DSL has no place for them; the checker refuses them anyway (E2103)
+      Fail(d.name.loc, "fragment '" + d.name.value + "' has flags; a fragment takes none");
     }
+    Line("define " + Need(d.name, Slot::kValue, "a fragment name", d.name.loc) + " " +
+         Pattern(d.pattern));
   }
 
   std::string Pattern(const PatternAst& p) {

@@ -39,7 +39,7 @@ Loc ErrorLoc(const IrPattern& p, const std::string& message) {
   std::smatch m;
   static const std::regex kIndex("index ([0-9]+)");
   if (std::regex_search(message, m, kIndex)) {
-    loc.column += static_cast<uint32_t>(std::stoul(m[1].str()));
+    loc.column += static_cast<uint32_t>(SourceOffset(p.fragment_uses, std::stoul(m[1].str())));
   } else {
     loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
   }

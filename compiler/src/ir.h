@@ -19,8 +19,30 @@ using internal::ValidatorSpec;
 using internal::WhenInstr;
 using internal::WhenOp;
 
+// Where a fragment reference (?&name) was expanded in a pattern's expression: the expanded bytes
+// [expanded_at, +expanded_length) stand for the source bytes [source_at, +source_length).
+struct FragmentUse {
+  size_t expanded_at = 0, expanded_length = 0;
+  size_t source_at = 0, source_length = 0;
+};
+
+// The offset in the pattern as written of byte `offset` of its expanded expression (a byte inside
+// an expansion maps to the reference), so that a caret lands on what the author wrote.
+inline size_t SourceOffset(const std::vector<FragmentUse>& uses, size_t offset) {
+  // expanded bytes minus source bytes of the expansions before `offset` (an expansion may be
+  // shorter than its reference)
+  int64_t shift = 0;
+  for (const FragmentUse& u : uses) {
+    if (offset < u.expanded_at) break;
+    if (offset < u.expanded_at + u.expanded_length) return u.source_at;
+    shift += static_cast<int64_t>(u.expanded_length) - static_cast<int64_t>(u.source_length);
+  }
+  return static_cast<size_t>(static_cast<int64_t>(offset) - shift);
+}
+
 struct IrPattern {
-  std::string expression;
+  std::string expression;                  // fragments expanded
+  std::vector<FragmentUse> fragment_uses;  // in order of expanded_at
   unsigned int hs_flags = 0;  // without SOM; the Hyperscan stage adds it when `som` is set
   bool som = false;           // needs a start offset (mention checks, `som` flag)
   bool every_match = false;   // validators judge each match: no SINGLEMATCH

@@ -340,6 +340,29 @@ class YamlReader {
     f.file = file_;
     Fields(root, "a rule file",
            {
+               {"define",
+                [&](const YAML::Node& v) {
+                  // name: regex, in order (a fragment may use the ones before it)
+                  if (!v.IsMap()) {
+                    diags_.Error(DiagCode::E2101, LocOf(v),
+                                 "define must be a mapping of names to regular expressions");
+                    return;
+                  }
+                  for (const auto& kv : v) {
+                    FragmentAst fragment;
+                    fragment.name = Scalar(kv.first, "a fragment name");
+                    std::vector<PatternAst> one;
+                    Patterns(kv.second, PatternRole::kAny, &one);
+                    if (!fragment.name.present() || one.empty()) continue;
+                    if (one.size() > 1) {
+                      diags_.Error(DiagCode::E2101, LocOf(kv.second),
+                                   "a fragment is one regular expression, not a list");
+                      continue;
+                    }
+                    fragment.pattern = std::move(one.front());
+                    f.fragments.push_back(std::move(fragment));
+                  }
+                }},
                {"rules",
                 [&](const YAML::Node& v) {
                   if (!v.IsSequence()) {

@@ -121,6 +121,22 @@ class YamlPrinter : public PrinterCore {
 
   // ---- rules --------------------------------------------------------------------------------
   void RuleFile(const RuleFileAst& f) override {
+    if (!f.fragments.empty()) {
+      // One mapping, first: every fragment above the rules that use it.
+      Comments(f.fragments.front().name.loc, 0);
+      out_ += "define:\n";
+      for (const FragmentAst& d : f.fragments) {
+        Comments(d.name.loc, 2);
+        const std::string name = Q(d.name, d.name.loc, "a fragment name");
+        const std::string regex = Q(d.pattern.regex, d.name.loc, "a fragment");
+        if (d.pattern.flags.empty()) {
+          out_ += "  " + name + ": " + regex + "\n";
+        } else {
+          out_ += "  " + name + ": {regex: " + regex +
+                  ", flags: " + Flow(d.pattern.flags, d.pattern.regex.loc) + "}\n";
+        }
+      }
+    }
     if (f.shell.size() > 1) Fail(f.shell[1].loc, "YAML holds one `shell:` table per file");
     for (const ShellAst& s : f.shell) Shell(s);
     if (f.rules.empty() && !f.shell.empty()) return;

@@ -182,6 +182,9 @@ LEVELS = [
      lambda o: dict(MANIFEST, limits=o)),
 ]
 CHECKER_LEVELS = {"limits": "limit"}
+# Maps whose keys the author names (fragment names), not field tables: their names are a pattern,
+# their values a schema of their own; the refused and loose documents below cover them.
+NAMED_MAPS = {("rules", "/properties/define")}
 
 # Fixed value sets: the document that puts BAD there, the compiler's name for the value
 # ("invalid NAME '...'") and where the schema lists the values.
@@ -241,6 +244,7 @@ WRONG = [
     ("limit 0", "manifest", dict(MANIFEST, limits={"max_depth": 0})),
     ("limit past 32 bits", "manifest", dict(MANIFEST, limits={"max_segments": 4294967296})),
     ("bad platform", "manifest", dict(MANIFEST, platforms=["sse2"])),
+    ("upper-case fragment name", "rules", dict(with_rule(patterns=["(?&Kz)"]), define={"Kz": "k7"})),
 ]
 
 # The compiler's looser forms: accepted by both.
@@ -273,6 +277,8 @@ LOOSE = [
                examples={"match": [{"prompt": "k7Qz2Xw9", "origin": "pasted"}]})),
     ("a shell-only rule file", "rules",
      {"shell": {"wrappers": ["zzwrap", {"name": "zzw2", "positional": "2"}]}, "rules": [RULE]}),
+    ("a fragment a pattern uses", "rules",
+     dict(with_rule(patterns=["(?&kz)"]), define={"kz": "k7Qz2Xw9"})),
     ("revision, limits and include as single values or strings", "manifest",
      {"pack": dict(PACK, revision="3", expires="2099-01-01T00:00:00Z"), "include": "rules.yaml",
       "platforms": "generic", "limits": {"max_depth": "32", "max_units": 100}}),
@@ -363,6 +369,11 @@ def check_structure(schemas):
         jsonschema.Draft7Validator.check_schema(schema)
         for pointer in object_levels(schema):
             node = at(schema, pointer)
+            if (kind, pointer) in NAMED_MAPS:
+                if "propertyNames" not in node or "additionalProperties" not in node:
+                    out.append("%s schema %s: a named map needs propertyNames and "
+                               "additionalProperties" % (kind, pointer))
+                continue
             if (kind, pointer) not in listed:
                 out.append("%s schema %s: an object level this test does not compare with the "
                            "compiler (add it to LEVELS)" % (kind, pointer or "/"))
