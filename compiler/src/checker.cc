@@ -562,11 +562,8 @@ class Checker {
       if ((ip.hs_flags & HS_FLAG_UTF8) == 0) {
         // The place of the byte at `offset` of the pattern's text, for a one-byte caret.
         const auto byte_loc = [&ip](size_t offset) {
-          Loc loc = ip.loc;
-          loc.column +=
-              ip.content_offset + static_cast<uint32_t>(SourceOffset(ip.fragment_uses, offset));
-          loc.length = 1;
-          return loc;
+          return PatternTextLoc(ip.loc, ip.content_offset, SourceOffset(ip.fragment_uses, offset),
+                                1);
         };
         const size_t at = FindMultiByteClassMember(ip.expression);
         if (at != std::string::npos) {

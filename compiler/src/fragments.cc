@@ -37,14 +37,6 @@ void ForEachReference(std::string_view regex, Fn&& fn) {
   });
 }
 
-// The place of bytes [at, at + length) of a pattern's text, as the checker's carets count columns.
-Loc ByteLoc(const PatternAst& p, size_t at, size_t length) {
-  Loc loc = p.regex.loc;
-  loc.column += p.content_offset + static_cast<uint32_t>(at);
-  loc.length = static_cast<uint32_t>(length);
-  return loc;
-}
-
 }  // namespace
 
 FragmentTable::FragmentTable(const std::vector<FragmentAst>& defs, Diagnostics& diags)
@@ -87,7 +79,8 @@ std::string FragmentTable::Expand(const PatternAst& pattern, std::vector<Fragmen
       std::vector<std::string> known;
       for (const auto& [n, _] : fragments_) known.push_back(n);
       const std::string suggestion = ClosestMatch(name, known);
-      diags_.Error(DiagCode::E3020, ByteLoc(pattern, at, length),
+      diags_.Error(DiagCode::E3020,
+                   PatternTextLoc(pattern.regex.loc, pattern.content_offset, at, length),
                    "unknown fragment '" + std::string(name) + "'",
                    !suggestion.empty() ? "did you mean '" + suggestion + "'?"
                    : defining_         ? "not defined before this fragment"

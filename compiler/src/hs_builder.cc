@@ -33,17 +33,13 @@ unsigned int EffectiveFlags(const IrPattern& p) {
 
 // Hyperscan reports positions as "at index N"; move the caret there when it does.
 Loc ErrorLoc(const IrPattern& p, const std::string& message) {
-  Loc loc = p.loc;
-  loc.column += p.content_offset;
-  loc.length = 1;
   std::smatch m;
   static const std::regex kIndex("index ([0-9]+)");
   if (std::regex_search(message, m, kIndex)) {
-    loc.column += static_cast<uint32_t>(SourceOffset(p.fragment_uses, std::stoul(m[1].str())));
-  } else {
-    loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
+    return PatternTextLoc(p.loc, p.content_offset,
+                          SourceOffset(p.fragment_uses, std::stoul(m[1].str())), 1);
   }
-  return loc;
+  return PatternTextLoc(p.loc, p.content_offset, 0, std::max<size_t>(1, p.expression.size()));
 }
 
 bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>* valid) {
@@ -63,9 +59,8 @@ bool ValidatePatterns(const IrPack& pack, Diagnostics& diags, std::vector<bool>*
       continue;
     }
     if (info->min_width == 0 && p.role != Role::kNone) {
-      Loc loc = p.loc;
-      loc.column += p.content_offset;
-      loc.length = static_cast<uint32_t>(std::max<size_t>(1, p.expression.size()));
+      const Loc loc =
+          PatternTextLoc(p.loc, p.content_offset, 0, std::max<size_t>(1, p.expression.size()));
       diags.Error(DiagCode::E4002, loc,
                   "pattern in rule '" + rule.id + "' can match the empty string",
                   "matches without consuming input", "anchor it or require at least one character");

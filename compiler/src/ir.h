@@ -40,6 +40,14 @@ inline size_t SourceOffset(const std::vector<FragmentUse>& uses, size_t offset) 
   return static_cast<size_t>(static_cast<int64_t>(offset) - shift);
 }
 
+// The caret for bytes [offset, offset + length) of a pattern's text as written: `loc` is where its
+// scalar starts, `content_offset` the column of the pattern's first character relative to it.
+inline Loc PatternTextLoc(Loc loc, uint32_t content_offset, size_t offset, size_t length) {
+  loc.column += content_offset + static_cast<uint32_t>(offset);
+  loc.length = static_cast<uint32_t>(length);
+  return loc;
+}
+
 struct IrPattern {
   std::string expression;                  // fragments expanded
   std::vector<FragmentUse> fragment_uses;  // in order of expanded_at
