@@ -105,6 +105,9 @@ struct ManifestAst {
   std::vector<Text> exclude_rules;
   std::vector<Text> platforms;  // extra Hyperscan variants: avx2, avx512
   std::vector<LimitAst> limits;
+  // Fragments every rule file of the pack may use, beside its own: a vocabulary several files
+  // share (the credential files a read, a shell command and an upload all name).
+  std::vector<FragmentAst> fragments;
   Loc loc;
 };
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "fragments.h"
@@ -141,14 +142,19 @@ class Checker {
     }
     out_ = out;
     if (manifest != nullptr) CheckManifest(*manifest);
+    // The manifest's fragments, which every file's table falls back to; unused ones are reported
+    // once every file has been read.
+    std::optional<FragmentTable> pack_fragments;
+    if (manifest != nullptr) pack_fragments.emplace(manifest->fragments, diags_);
     for (const RuleFileAst& f : files) {
       for (const ShellAst& s : f.shell) CheckShell(s);
-      FragmentTable fragments(f.fragments, diags_);
+      FragmentTable fragments(f.fragments, diags_, pack_fragments ? &*pack_fragments : nullptr);
       fragments_ = &fragments;
       for (const RuleAst& r : f.rules) CheckRule(r);
       fragments_ = nullptr;
       fragments.ReportUnused();
     }
+    if (pack_fragments) pack_fragments->ReportUnused();
     if (manifest != nullptr) ApplyExclusions(*manifest);
     BuildTags();
     ResolveWhen();

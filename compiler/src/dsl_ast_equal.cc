@@ -118,13 +118,17 @@ class Comparer {
                           });
   }
 
-  bool RuleFile(const RuleFileAst& a, const RuleFileAst& b) {
-    return Each<FragmentAst>("define", a.fragments, b.fragments,
+  bool Defines(const std::vector<FragmentAst>& a, const std::vector<FragmentAst>& b) {
+    return Each<FragmentAst>("define", a, b,
                              [&](const std::string& q, const FragmentAst& x, const FragmentAst& y) {
                                return T(q + ".name", x.name, y.name) &&
                                       T(q + ".regex", x.pattern.regex, y.pattern.regex) &&
                                       Texts(q + ".flags", x.pattern.flags, y.pattern.flags);
-                             }) &&
+                             });
+  }
+
+  bool RuleFile(const RuleFileAst& a, const RuleFileAst& b) {
+    return Defines(a.fragments, b.fragments) &&
            Each<ShellAst>("shell", a.shell, b.shell,
                           [&](const std::string& q, const ShellAst& x, const ShellAst& y) {
                             return Shell(q, x, y);
@@ -146,7 +150,8 @@ class Comparer {
                           [&](const std::string& q, const LimitAst& x, const LimitAst& y) {
                             return T(q + ".name", x.name, y.name) &&
                                    T(q + ".value", x.value, y.value);
-                          });
+                          }) &&
+           Defines(a.fragments, b.fragments);
   }
 
   std::string* difference_;

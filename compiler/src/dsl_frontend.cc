@@ -374,7 +374,7 @@ class Builder {
     for (P::TopItemContext* item : root->topItem()) {
       if (item == nullptr) continue;
       if (auto* d = item->defineDecl()) {
-        if (first_rule_or_shell == nullptr) first_rule_or_shell = d->getStart();
+        // a rule file's own fragments, or, in a manifest, the fragments of the whole pack
         Fragment(d, &rules.fragments);
       } else if (auto* r = item->ruleDecl()) {
         if (first_rule_or_shell == nullptr) first_rule_or_shell = r->getStart();
@@ -407,6 +407,7 @@ class Builder {
                   "this file has a `pack` block",
                   "keep rules in their own files and `include` them from the manifest");
       }
+      manifest->fragments = std::move(rules.fragments);
       return std::move(*manifest);
     }
     return rules;

@@ -158,16 +158,22 @@ class DslPrinter : public PrinterCore {
     // Fragments, shell tables and rules in the order they were written, so that every comment stays
     // with its block and every fragment above the patterns that use it (items without a place, from
     // a caller's own AST, come first, in this order: fragments, shell, rules).
-    struct Item {
-      Loc loc;
-      bool define;
-      std::function<void()> print;
-    };
     std::vector<Item> items;
     for (const FragmentAst& d : f.fragments)
       items.push_back({d.name.loc, true, [this, &d] { Define(d); }});
     for (const ShellAst& sh : f.shell) items.push_back({sh.loc, false, [this, &sh] { Shell(sh); }});
     for (const RuleAst& r : f.rules) items.push_back({r.loc, false, [this, &r] { Rule(r); }});
+    InSourceOrder(items);
+  }
+
+  // A top-level block (a fragment, shell tables, a rule, a pack) and how to print it.
+  struct Item {
+    Loc loc;
+    bool define;
+    std::function<void()> print;
+  };
+
+  void InSourceOrder(std::vector<Item>& items) {
     const auto place = [](const Loc& l) {
       return l.known() ? std::pair(l.line, l.column) : std::pair(0u, 0u);
     };
@@ -384,6 +390,16 @@ class DslPrinter : public PrinterCore {
 
   // ---- manifests ----------------------------------------------------------------------------
   void Manifest(const ManifestAst& m) override {
+    // The pack block and the pack-wide fragments in the order they were written (fragments of a
+    // caller's own AST, without a place, first).
+    std::vector<Item> items;
+    for (const FragmentAst& d : m.fragments)
+      items.push_back({d.name.loc, true, [this, &d] { Define(d); }});
+    items.push_back({m.loc, false, [this, &m] { Pack(m); }});
+    InSourceOrder(items);
+  }
+
+  void Pack(const ManifestAst& m) {
     Comments(m.loc);
     Line(std::string("pack") + (m.name.present() ? " " + Word(m.name.value, Slot::kValue) : "") +
          " {");

@@ -1,4 +1,5 @@
-// Fragment tables: reading a rule file's `define`s and expanding (?&name) in its patterns.
+// Fragment tables: reading a rule file's or a manifest's `define`s and expanding (?&name) in
+// patterns.
 #include "fragments.h"
 
 #include <string_view>
@@ -39,8 +40,9 @@ void ForEachReference(std::string_view regex, Fn&& fn) {
 
 }  // namespace
 
-FragmentTable::FragmentTable(const std::vector<FragmentAst>& defs, Diagnostics& diags)
-    : diags_(diags) {
+FragmentTable::FragmentTable(const std::vector<FragmentAst>& defs, Diagnostics& diags,
+                             FragmentTable* pack)
+    : diags_(diags), pack_(pack) {
   for (const FragmentAst& def : defs) {
     const std::string& name = def.name.value;
     if (!ValidName(name)) {
@@ -59,6 +61,16 @@ FragmentTable::FragmentTable(const std::vector<FragmentAst>& defs, Diagnostics& 
                    "first defined at line " + std::to_string(it->second.name_loc.line));
       continue;
     }
+    if (pack_ != nullptr && pack_->fragments_.count(name) != 0) {
+      // A file's own meaning for a pack-wide name would make (?&name) read differently from file
+      // to file; refused rather than shadowed.
+      diags_.Error(DiagCode::E3021, def.name.loc, "fragment '" + name + "' is defined twice",
+                   "the pack manifest defines it too",
+                   "the manifest's definition (line " +
+                       std::to_string(pack_->fragments_.at(name).name_loc.line) +
+                       ") holds in every file; use it, or give this one another name");
+      continue;
+    }
     // Expanded before it is entered: a reference to itself or to a later fragment is unknown here.
     Fragment f;
     defining_ = true;
@@ -69,35 +81,48 @@ FragmentTable::FragmentTable(const std::vector<FragmentAst>& defs, Diagnostics& 
   }
 }
 
+FragmentTable::Fragment* FragmentTable::Find(const std::string& name) {
+  if (auto it = fragments_.find(name); it != fragments_.end()) return &it->second;
+  return pack_ != nullptr ? pack_->Find(name) : nullptr;
+}
+
+std::vector<std::string> FragmentTable::KnownNames() const {
+  std::vector<std::string> known =
+      pack_ != nullptr ? pack_->KnownNames() : std::vector<std::string>{};
+  for (const auto& [n, _] : fragments_) known.push_back(n);
+  return known;
+}
+
 std::string FragmentTable::Expand(const PatternAst& pattern, std::vector<FragmentUse>* uses) {
   const std::string_view regex = pattern.regex.value;
   std::string out;
   size_t copied = 0;  // bytes of `regex` already in `out`
   ForEachReference(regex, [&](size_t at, size_t length, std::string_view name) {
-    auto it = fragments_.find(std::string(name));
-    if (it == fragments_.end()) {
-      std::vector<std::string> known;
-      for (const auto& [n, _] : fragments_) known.push_back(n);
-      const std::string suggestion = ClosestMatch(name, known);
+    Fragment* fragment = Find(std::string(name));
+    if (fragment == nullptr) {
+      const std::string suggestion = ClosestMatch(name, KnownNames());
       diags_.Error(DiagCode::E3020,
                    PatternTextLoc(pattern.regex.loc, pattern.content_offset, at, length),
                    "unknown fragment '" + std::string(name) + "'",
                    !suggestion.empty() ? "did you mean '" + suggestion + "'?"
                    : defining_         ? "not defined before this fragment"
+                   : pack_ != nullptr  ? "not defined in this file or in the pack manifest"
                                        : "not defined in this file",
                    defining_ ? "a fragment may use only the fragments defined before it"
-                             : "define it in this file: define " + std::string(name) +
-                                   " /.../ (YAML: define: {" + std::string(name) + ": '...'})");
+                             : "define it in this file" +
+                                   std::string(pack_ != nullptr ? " or in the manifest" : "") +
+                                   ": define " + std::string(name) + " /.../ (YAML: define: {" +
+                                   std::string(name) + ": '...'})");
       return;
     }
-    it->second.used = true;
+    fragment->used = true;
     out.append(regex.substr(copied, at - copied));
     FragmentUse use;
     use.source_at = at;
     use.source_length = length;
     use.expanded_at = out.size();
     out += "(?:";
-    out += it->second.expanded;
+    out += fragment->expanded;
     out += ')';
     use.expanded_length = out.size() - use.expanded_at;
     if (uses != nullptr) uses->push_back(use);

@@ -294,6 +294,29 @@ class YamlReader {
     return s;
   }
 
+  // `define:`: name: regex, in order (a fragment may use the ones before it).
+  void Defines(const YAML::Node& v, std::vector<FragmentAst>* out) {
+    if (!v.IsMap()) {
+      diags_.Error(DiagCode::E2101, LocOf(v),
+                   "define must be a mapping of names to regular expressions");
+      return;
+    }
+    for (const auto& kv : v) {
+      FragmentAst fragment;
+      fragment.name = Scalar(kv.first, "a fragment name");
+      std::vector<PatternAst> one;
+      Patterns(kv.second, PatternRole::kAny, &one);
+      if (!fragment.name.present() || one.empty()) continue;
+      if (one.size() > 1) {
+        diags_.Error(DiagCode::E2101, LocOf(kv.second),
+                     "a fragment is one regular expression, not a list");
+        continue;
+      }
+      fragment.pattern = std::move(one.front());
+      out->push_back(std::move(fragment));
+    }
+  }
+
   ManifestAst Manifest(const YAML::Node& root) {
     ManifestAst m;
     m.file = file_;
@@ -331,6 +354,7 @@ class YamlReader {
                      {Scalar(kv.first, "limit name"), Scalar(kv.second, "limit value")});
                }
              }},
+            {"define", [&](const YAML::Node& v) { Defines(v, &m.fragments); }},
         });
     return m;
   }
@@ -340,29 +364,7 @@ class YamlReader {
     f.file = file_;
     Fields(root, "a rule file",
            {
-               {"define",
-                [&](const YAML::Node& v) {
-                  // name: regex, in order (a fragment may use the ones before it)
-                  if (!v.IsMap()) {
-                    diags_.Error(DiagCode::E2101, LocOf(v),
-                                 "define must be a mapping of names to regular expressions");
-                    return;
-                  }
-                  for (const auto& kv : v) {
-                    FragmentAst fragment;
-                    fragment.name = Scalar(kv.first, "a fragment name");
-                    std::vector<PatternAst> one;
-                    Patterns(kv.second, PatternRole::kAny, &one);
-                    if (!fragment.name.present() || one.empty()) continue;
-                    if (one.size() > 1) {
-                      diags_.Error(DiagCode::E2101, LocOf(kv.second),
-                                   "a fragment is one regular expression, not a list");
-                      continue;
-                    }
-                    fragment.pattern = std::move(one.front());
-                    f.fragments.push_back(std::move(fragment));
-                  }
-                }},
+               {"define", [&](const YAML::Node& v) { Defines(v, &f.fragments); }},
                {"rules",
                 [&](const YAML::Node& v) {
                   if (!v.IsSequence()) {

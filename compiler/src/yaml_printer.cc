@@ -119,24 +119,27 @@ class YamlPrinter : public PrinterCore {
     out_ += std::string(indent, ' ') + key + ": " + Flow(list, context) + "\n";
   }
 
-  // ---- rules --------------------------------------------------------------------------------
-  void RuleFile(const RuleFileAst& f) override {
-    if (!f.fragments.empty()) {
-      // One mapping, first: every fragment above the rules that use it.
-      Comments(f.fragments.front().name.loc, 0);
-      out_ += "define:\n";
-      for (const FragmentAst& d : f.fragments) {
-        Comments(d.name.loc, 2);
-        const std::string name = Q(d.name, d.name.loc, "a fragment name");
-        const std::string regex = Q(d.pattern.regex, d.name.loc, "a fragment");
-        if (d.pattern.flags.empty()) {
-          out_ += "  " + name + ": " + regex + "\n";
-        } else {
-          out_ += "  " + name + ": {regex: " + regex +
-                  ", flags: " + Flow(d.pattern.flags, d.pattern.regex.loc) + "}\n";
-        }
+  // `define:`, one mapping of a file's or a manifest's fragments in their order.
+  void Defines(const std::vector<FragmentAst>& fragments) {
+    if (fragments.empty()) return;
+    Comments(fragments.front().name.loc, 0);
+    out_ += "define:\n";
+    for (const FragmentAst& d : fragments) {
+      Comments(d.name.loc, 2);
+      const std::string name = Q(d.name, d.name.loc, "a fragment name");
+      const std::string regex = Q(d.pattern.regex, d.name.loc, "a fragment");
+      if (d.pattern.flags.empty()) {
+        out_ += "  " + name + ": " + regex + "\n";
+      } else {
+        out_ += "  " + name + ": {regex: " + regex +
+                ", flags: " + Flow(d.pattern.flags, d.pattern.regex.loc) + "}\n";
       }
     }
+  }
+
+  // ---- rules --------------------------------------------------------------------------------
+  void RuleFile(const RuleFileAst& f) override {
+    Defines(f.fragments);  // one mapping, first: every fragment above the rules that use it
     if (f.shell.size() > 1) Fail(f.shell[1].loc, "YAML holds one `shell:` table per file");
     for (const ShellAst& s : f.shell) Shell(s);
     if (f.rules.empty() && !f.shell.empty()) return;
@@ -349,6 +352,7 @@ class YamlPrinter : public PrinterCore {
             "  " + Q(l.name, m.loc, "a limit name") + ": " + Q(l.value, m.loc, "a limit") + "\n";
       }
     }
+    Defines(m.fragments);  // last: the pack-wide vocabulary below what the pack is made of
   }
 
   bool first_in_item_ = false;

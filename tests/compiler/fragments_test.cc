@@ -91,6 +91,49 @@ TEST_F(Fragments, FlagsOnAFragmentAreRefused) {
   EXPECT_EQ(Codes(diags_), std::vector<std::string>{"E2103"});
 }
 
+TEST_F(Fragments, AFileUsesThePacksFragmentsAndItsOwn) {
+  FragmentTable pack({Define("logins", "auth|creds")}, diags_);
+  FragmentTable file({Define("tail", "(?&logins)$", 2)}, diags_, &pack);
+  EXPECT_EQ(file.Expand(Pattern("/(?&tail)"), nullptr), "/(?:(?:auth|creds)$)");
+  EXPECT_EQ(file.Expand(Pattern("(?&logins)"), nullptr), "(?:auth|creds)");
+  file.ReportUnused();
+  pack.ReportUnused();
+  EXPECT_TRUE(diags_.all().empty());
+}
+
+TEST_F(Fragments, APackFragmentUsedByNoFileIsReportedOnce) {
+  FragmentTable pack({Define("used", "u"), Define("spare", "s", 2)}, diags_);
+  for (int i = 0; i < 2; ++i) {
+    FragmentTable file({}, diags_, &pack);
+    file.Expand(Pattern("(?&used)"), nullptr);
+    file.ReportUnused();
+  }
+  pack.ReportUnused();
+  ASSERT_EQ(Codes(diags_), std::vector<std::string>{"W3022"});
+  EXPECT_EQ(diags_.all()[0].loc.line, 2u);  // spare
+}
+
+TEST_F(Fragments, AFileMayNotRedefineAPackFragment) {
+  FragmentTable pack({Define("logins", "auth")}, diags_);
+  FragmentTable file({Define("logins", "other", 5)}, diags_, &pack);
+  // refused, not shadowed: the pack's meaning holds
+  EXPECT_EQ(file.Expand(Pattern("(?&logins)"), nullptr), "(?:auth)");
+  ASSERT_EQ(Codes(diags_), std::vector<std::string>{"E3021"});
+  EXPECT_EQ(diags_.all()[0].loc.line, 5u);
+}
+
+TEST_F(Fragments, AnotherFilesFragmentsAreUnknown) {
+  FragmentTable pack({}, diags_);
+  {
+    FragmentTable first({Define("mine", "m")}, diags_, &pack);
+    first.Expand(Pattern("(?&mine)"), nullptr);
+  }
+  FragmentTable second({}, diags_, &pack);
+  EXPECT_EQ(second.Expand(Pattern("(?&mine)"), nullptr), "(?&mine)");
+  ASSERT_EQ(Codes(diags_), std::vector<std::string>{"E3020"});
+  EXPECT_NE(diags_.all()[0].label.find("pack manifest"), std::string::npos);
+}
+
 TEST(FragmentSourceOffset, MapsExpandedBytesBackToWhatWasWritten) {
   // Written: "a" + a 6-byte reference + "bcd" + a 20-byte reference + "e...". Expanded: "a" + 10
   // bytes + "bcd" + 5 bytes + "e...".

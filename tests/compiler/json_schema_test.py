@@ -184,7 +184,7 @@ LEVELS = [
 CHECKER_LEVELS = {"limits": "limit"}
 # Maps whose keys the author names (fragment names), not field tables: their names are a pattern,
 # their values a schema of their own; the refused and loose documents below cover them.
-NAMED_MAPS = {("rules", "/properties/define")}
+NAMED_MAPS = {("rules", "/properties/define"), ("manifest", "/properties/define")}
 
 # Fixed value sets: the document that puts BAD there, the compiler's name for the value
 # ("invalid NAME '...'") and where the schema lists the values.
@@ -245,6 +245,7 @@ WRONG = [
     ("limit past 32 bits", "manifest", dict(MANIFEST, limits={"max_segments": 4294967296})),
     ("bad platform", "manifest", dict(MANIFEST, platforms=["sse2"])),
     ("upper-case fragment name", "rules", dict(with_rule(patterns=["(?&Kz)"]), define={"Kz": "k7"})),
+    ("upper-case pack-wide fragment name", "manifest", dict(MANIFEST, define={"Kz": "k7"})),
 ]
 
 # The compiler's looser forms: accepted by both.
@@ -279,6 +280,8 @@ LOOSE = [
      {"shell": {"wrappers": ["zzwrap", {"name": "zzw2", "positional": "2"}]}, "rules": [RULE]}),
     ("a fragment a pattern uses", "rules",
      dict(with_rule(patterns=["(?&kz)"]), define={"kz": "k7Qz2Xw9"})),
+    ("a pack-wide fragment (no rule uses it: a warning)", "manifest",
+     dict(MANIFEST, define={"kz": "k7Qz2Xw9"})),
     ("revision, limits and include as single values or strings", "manifest",
      {"pack": dict(PACK, revision="3", expires="2099-01-01T00:00:00Z"), "include": "rules.yaml",
       "platforms": "generic", "limits": {"max_depth": "32", "max_units": 100}}),

@@ -287,11 +287,13 @@ TEST_F(DslRoundTrip, EveryShippedPackBuildsTheSameFromItsDsl) {
 TEST_F(DslRoundTrip, MixedLanguagesInOnePack) {
   fs::path dir = fs::temp_directory_path() / ("dsl_mixed_" + std::to_string(::getpid()));
   fs::create_directories(dir / "rules");
+  // the manifest's fragment, used by a rule file in either language
   testing::WriteFile((dir / "pack.dbr").string(),
+                     "define word /aaa/\n"
                      "pack mixed {\n  version 1.0.0\n  revision 1\n  include \"rules/\"\n}\n");
   testing::WriteFile((dir / "rules" / "a.dbr").string(),
                      "rule destructive.a : destructive {\n  scopes command\n  verdict BLOCK\n"
-                     "  reason destructive_a\n  message \"a\"\n  tags t\n  any /^aaa(\\s|$)/\n"
+                     "  reason destructive_a\n  message \"a\"\n  tags t\n  any /^(?&word)(\\s|$)/\n"
                      "  match \"aaa\"\n  pass \"bbb\"\n}\n");
   testing::WriteFile(
       (dir / "rules" / "b.yaml").string(),
@@ -304,6 +306,7 @@ TEST_F(DslRoundTrip, MixedLanguagesInOnePack) {
   PackSources src;
   ASSERT_TRUE(LoadPackSources(manifests[0], sources, diags, &src)) << diags.RenderText(false);
   ASSERT_EQ(src.files.size(), 2u);
+  ASSERT_EQ(src.manifest.fragments.size(), 1u);
   SigningKey key;
   EphemeralKey(&key);
   BuiltPack built;
