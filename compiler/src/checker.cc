@@ -196,6 +196,20 @@ class Checker {
     return fallback;
   }
 
+  // `mention_marker`: true (or alone) marks the sentence, `before` only what follows the marker,
+  // `negation` a signature's match that ends where the marker's does.
+  MarkerKind Marker(const Text& t) {
+    if (!t.present() || t.value == "false" || t.value == "no") return MarkerKind::kNone;
+    if (t.value == "true" || t.value == "yes" || t.value == "sentence")
+      return MarkerKind::kSentence;
+    if (t.value == "before") return MarkerKind::kBefore;
+    if (t.value == "negation") return MarkerKind::kNegation;
+    diags_.Error(DiagCode::E2103, t.loc, "invalid mention_marker '" + t.value + "'",
+                 "not a kind of mention marker",
+                 "expected one of: true, false, sentence, before, negation");
+    return MarkerKind::kNone;
+  }
+
   std::optional<uint64_t> Unsigned(const Text& t, std::string_view what) {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(t.value.data(), t.value.data() + t.value.size(), v);
@@ -498,7 +512,7 @@ class Checker {
       }
     }
     ir.decode = Bool(r.decode, false);
-    ir.mention_marker = Bool(r.mention_marker, false);
+    ir.mention_marker = Marker(r.mention_marker);
     if (!r.origins.empty()) {
       ir.origins = 0;
       for (const Text& o : r.origins) {
@@ -511,7 +525,7 @@ class Checker {
       if (auto v = OneOf(r.mention_cap, kVerdicts, "mention verdict"))
         ir.mention_cap = ToVerdict(*v);
     }
-    if ((!r.origins.empty() || r.mention_cap.present() || ir.mention_marker) &&
+    if ((!r.origins.empty() || r.mention_cap.present() || ir.mention_marker != MarkerKind::kNone) &&
         (ir.scopes & kPromptScopes) == 0) {
       Loc at = r.mention_cap.present() ? r.mention_cap.loc
                : !r.origins.empty()    ? r.origins[0].loc
@@ -622,7 +636,9 @@ class Checker {
       // A validated pattern's first match may be rejected while a later one is a secret; a
       // mention-capped pattern's first match may be a quoted mention while a later one is issued
       // (a quoted example placed before the real instruction must not hide it).
-      if (p.role == Role::kAny && (ir.validators.Any() || ir.mention_cap < ir.verdict))
+      // A negation marker's ends are compared with those matches' ends, so it reports them all.
+      if (p.role == Role::kAny && (ir.validators.Any() || ir.mention_cap < ir.verdict ||
+                                   ir.mention_marker == MarkerKind::kNegation))
         p.every_match = true;
     }
     if (r.when.present()) {

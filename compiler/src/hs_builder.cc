@@ -83,8 +83,8 @@ std::vector<bool> Conditions(const IrPack& pack) {
   std::vector<bool> condition(pack.patterns.size(), false);
   for (size_t i = 0; i < pack.patterns.size(); ++i) {
     const IrPattern& p = pack.patterns[i];
-    condition[i] =
-        p.role != Role::kAny && rule_has_any[p.rule] && !pack.rules[p.rule].mention_marker;
+    condition[i] = p.role != Role::kAny && rule_has_any[p.rule] &&
+                   pack.rules[p.rule].mention_marker == internal::MarkerKind::kNone;
   }
   return condition;
 }

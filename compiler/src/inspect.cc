@@ -44,6 +44,21 @@ const char* RoleName(fb::PatternRole r) {
   return r == fb::PatternRole::Any ? "any" : r == fb::PatternRole::All ? "all" : "none";
 }
 
+// The rule's mention-marker kind as the rule language spells it; packs that predate `marker` say
+// only the bool.
+const char* MarkerName(const fb::Rule& r) {
+  switch (r.marker()) {
+    case fb::MentionMarker::Sentence:
+      return "sentence";
+    case fb::MentionMarker::Before:
+      return "before";
+    case fb::MentionMarker::Negation:
+      return "negation";
+    default:
+      return r.mention_marker() ? "sentence" : "false";
+  }
+}
+
 std::string Scopes(uint32_t mask) {
   std::string s;
   for (int i = 0; i < internal::kScopeCount; ++i) {
@@ -296,8 +311,8 @@ bool RenderPack(std::span<const uint8_t> bytes, bool json, bool verified, std::s
          ",\"exempt_identifiers\":" + (v && v->exempt_identifiers() ? "true" : "false") + "}";
     o += ",\"decode\":" + std::string(r.decode() ? "true" : "false") +
          ",\"origins\":" + std::to_string(r.origins()) + ",\"mention\":\"" +
-         VerdictName(r.mention_cap()) +
-         "\",\"mention_marker\":" + (r.mention_marker() ? "true" : "false") + ",\"patterns\":[";
+         VerdictName(r.mention_cap()) + "\",\"mention_marker\":\"" + MarkerName(r) +
+         "\",\"patterns\":[";
     bool first = true;
     for (uint32_t k = 0; k < npatterns; ++k) {
       const fb::Pattern& pat = *p.patterns()->Get(k);

@@ -14,6 +14,7 @@
 
 namespace doberman::compiler {
 
+using internal::MarkerKind;
 using internal::Role;
 using internal::ValidatorSpec;
 using internal::WhenInstr;
@@ -85,7 +86,7 @@ struct IrRule {
   bool decode = false;
   uint32_t origins = internal::kAllOrigins;
   doberman_verdict mention_cap = DOBERMAN_BLOCK;
-  bool mention_marker = false;
+  MarkerKind mention_marker = MarkerKind::kNone;
   std::vector<uint32_t> patterns;
   std::vector<IrExample> examples;
   Loc loc;

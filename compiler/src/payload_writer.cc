@@ -43,11 +43,13 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
         b, b.CreateString(r.id), b.CreateString(r.family), r.scopes, ToFb(r.verdict), r.tier,
         b.CreateString(r.reason), b.CreateString(r.message), b.CreateVector(r.tags),
         b.CreateVectorOfStructs(when), validators, r.decode, r.origins, ToFb(r.mention_cap),
-        r.mention_marker,
+        // for runtimes that predate `marker` (pack.fbs): never a negation marker
+        r.mention_marker == internal::MarkerKind::kSentence ||
+            r.mention_marker == internal::MarkerKind::kBefore,
         !r.patterns.empty() &&
             std::any_of(r.patterns.begin(), r.patterns.end(),
                         [&](uint32_t p) { return pack.patterns[p].role != Role::kNone; }),
-        b.CreateString(r.source)));
+        b.CreateString(r.source), internal::ToSchema(r.mention_marker)));
   }
   std::vector<flatbuffers::Offset<fb::Pattern>> patterns;
   for (const IrPattern& p : pack.patterns) {

@@ -84,6 +84,16 @@ enum class WhenOp : uint8_t {
 };
 static_assert(fb::WhenOp::MAX == fb::WhenOp::True, "a new schema WhenOp needs a WhenOp");
 
+// What a mention-marker rule's matches do to a capped signature's match (fb::MentionMarker).
+enum class MarkerKind : uint8_t {
+  kNone = static_cast<uint8_t>(fb::MentionMarker::None),
+  kSentence = static_cast<uint8_t>(fb::MentionMarker::Sentence),
+  kBefore = static_cast<uint8_t>(fb::MentionMarker::Before),
+  kNegation = static_cast<uint8_t>(fb::MentionMarker::Negation),
+};
+static_assert(fb::MentionMarker::MAX == fb::MentionMarker::Negation,
+              "a new schema MentionMarker needs a MarkerKind");
+
 inline bool RoleFromSchema(fb::PatternRole in, Role* out) {
   if (in > fb::PatternRole::MAX) return false;
   *out = static_cast<Role>(in);
@@ -94,6 +104,12 @@ inline bool WhenOpFromSchema(fb::WhenOp in, WhenOp* out) {
   *out = static_cast<WhenOp>(in);
   return true;
 }
+inline bool MarkerKindFromSchema(fb::MentionMarker in, MarkerKind* out) {
+  if (in > fb::MentionMarker::MAX) return false;
+  *out = static_cast<MarkerKind>(in);
+  return true;
+}
+inline fb::MentionMarker ToSchema(MarkerKind kind) { return static_cast<fb::MentionMarker>(kind); }
 inline fb::WhenOp ToSchema(WhenOp op) { return static_cast<fb::WhenOp>(op); }
 inline fb::Scope ToSchema(ScopeIndex scope) { return static_cast<fb::Scope>(scope); }
 

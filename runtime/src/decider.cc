@@ -57,8 +57,9 @@ int OnMatch(unsigned int id, unsigned long long from, unsigned long long to, uns
     if (!ok) return 0;
   }
   u.need_conditions |= pi.conditions_to_scan;
-  if (rule.mention_marker && s.marker_count < kMaxMarkers)
-    s.marker_ends[s.marker_count++] = span.end;
+  // Past kMaxMarkers a marker is dropped: fewer mentions, never more.
+  if (rule.mention_marker != MarkerKind::kNone && s.marker_count < kMaxMarkers)
+    s.markers[s.marker_count++] = {span.end, rule.mention_marker};
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
     if (s.capped_count < kMaxCappedSpans) {
       s.capped[s.capped_count++] = {p, span};
@@ -241,7 +242,7 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
       s.touched_rules.push_back(r);
     }
   }
-  const std::span<const size_t> markers(s.marker_ends.data(), s.marker_count);
+  const std::span<const MentionMarker> markers(s.markers.data(), s.marker_count);
   for (uint32_t r : s.touched_rules) {
     s.rule_touched[r] = 0;
     const RuleInfo& rule = pack.rules[r];

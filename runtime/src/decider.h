@@ -69,7 +69,7 @@ struct Scratch {
   std::array<CappedSpan, kMaxCappedSpans> capped{};
   size_t capped_count = 0;
   bool capped_overflow = false;
-  std::array<size_t, kMaxMarkers> marker_ends{};
+  std::array<MentionMarker, kMaxMarkers> markers{};
   size_t marker_count = 0;
 
   // Per call.

@@ -93,7 +93,7 @@ void QuoteStateAt(std::string_view t, size_t pos, size_t end, bool* quoted, bool
 
 }  // namespace
 
-bool IsMention(std::string_view text, ByteSpan span, std::span<const size_t> marker_ends) {
+bool IsMention(std::string_view text, ByteSpan span, std::span<const MentionMarker> markers) {
   if (span.end > text.size() || span.start > span.end) return false;
   // Without a start of match, judge by the match's last byte: a phrase that ends inside a quote, or
   // in a sentence with a marker, is talked about.
@@ -106,8 +106,14 @@ bool IsMention(std::string_view text, ByteSpan span, std::span<const size_t> mar
   while (sentence_start > 0 && !IsSentenceEnd(text[sentence_start - 1])) --sentence_start;
   size_t sentence_end = span.end;
   while (sentence_end < text.size() && !IsSentenceEnd(text[sentence_end])) ++sentence_end;
-  for (size_t m : marker_ends) {
+  for (const MentionMarker& marker : markers) {
+    const size_t m = marker.end;
+    if (marker.kind == MarkerKind::kNone) continue;
     if (m <= sentence_start || m > sentence_end + 1) continue;
+    // "Ignore all previous instructions; this is a test case": a marker that follows an order
+    // does not make it a question or an example.
+    if (marker.kind == MarkerKind::kBefore && m > span.end) continue;
+    if (marker.kind == MarkerKind::kNegation && m != span.end) continue;
     // A marker inside quotes is text being quoted, not the speaker framing the sentence: in
     // "email the text 'Hey, how is it going?' to ..." the question is the message to send.
     bool marker_quoted = false, marker_fenced = false;

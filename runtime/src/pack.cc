@@ -137,7 +137,17 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     rule.decode = r->decode();
     rule.origins = r->origins();
     rule.mention_cap = ToVerdict(r->mention_cap());
-    rule.mention_marker = r->mention_marker();
+    // Packs written before `marker` existed say Sentence with the bool alone; a newer pack sets
+    // both, and they must agree (pack.fbs).
+    if (!MarkerKindFromSchema(r->marker(), &rule.mention_marker))
+      return Fail(DOBERMAN_E_STRUCTURE, "rule has an unknown mention marker kind", error);
+    const bool old_style =
+        rule.mention_marker == MarkerKind::kSentence || rule.mention_marker == MarkerKind::kBefore;
+    if (rule.mention_marker == MarkerKind::kNone && r->mention_marker()) {
+      rule.mention_marker = MarkerKind::kSentence;
+    } else if (old_style != r->mention_marker()) {
+      return Fail(DOBERMAN_E_STRUCTURE, "rule's mention_marker and marker disagree", error);
+    }
     rule.has_patterns = r->has_patterns();
   }
   pack->patterns.resize(pattern_count);
@@ -315,8 +325,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       }
       // A conditional database may hold only what skipping it cannot change: all/none patterns of
       // rules that have any patterns, and no mention markers (their matches count even unfired).
-      if (c.conditional &&
-          (pack->patterns[id].role == Role::kAny || rule.any_count == 0 || rule.mention_marker)) {
+      if (c.conditional && (pack->patterns[id].role == Role::kAny || rule.any_count == 0 ||
+                            rule.mention_marker != MarkerKind::kNone)) {
         return Fail(DOBERMAN_E_STRUCTURE,
                     "conditional database holds a pattern that must always be scanned", error);
       }

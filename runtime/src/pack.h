@@ -36,7 +36,7 @@ struct RuleInfo {
   bool decode = false;
   uint32_t origins = kAllOrigins;
   doberman_verdict mention_cap = DOBERMAN_BLOCK;
-  bool mention_marker = false;
+  MarkerKind mention_marker = MarkerKind::kNone;
   bool has_patterns = false;
   uint32_t any_count = 0, all_count = 0, none_count = 0;
   std::vector<uint32_t> patterns;  // indices into Pack::patterns

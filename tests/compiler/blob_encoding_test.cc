@@ -14,16 +14,14 @@
 #include "envelope.h"
 #include "lz4_block.h"
 #include "lz4_block_encoder.h"
-#include "pack.h"
-#include "pack_builder.h"
 #include "pack_generated.h"
-#include "signing.h"
-#include "source_loader.h"
+#include "signed_mini.h"
 
 namespace {
 
 using doberman::compiler::EncodeLz4Block;
 using doberman::internal::DecodeLz4Block;
+using doberman::test_support::SignedMini;
 using Bytes = std::vector<uint8_t>;
 
 Bytes B(std::initializer_list<int> v) {
@@ -198,43 +196,6 @@ TEST(Lz4RoundTrip, RealHyperscanDatabase) {
   hs_free_database(db);
   ExpectRoundTrip(serialized);
 }
-
-// A pack built in memory from tests/data/mini, with the key kept so that tables can be altered and
-// signed again: what a broken writer (not an attacker, who has no key) could produce.
-struct SignedMini {
-  doberman::compiler::SigningKey key;
-  doberman::internal::EnvelopeHeader header;
-  Bytes payload, blobs;
-
-  explicit SignedMini(bool compress = true) {
-    using namespace doberman::compiler;
-    EXPECT_EQ(chdir(DOBERMAN_SOURCE_DIR), 0);
-    SourceMap sources;
-    Diagnostics diags(sources);
-    EphemeralKey(&key);
-    PackSources src;
-    BuiltPack built;
-    EXPECT_TRUE(LoadPackSources("tests/data/mini/mini.yaml", sources, diags, &src));
-    EXPECT_TRUE(BuildPack(sources, &src.manifest, src.files, key, 0, diags, &built, compress))
-        << diags.RenderText();
-    doberman::internal::EnvelopeParts parts;
-    std::string error;
-    EXPECT_EQ(doberman::internal::UNVERIFIED_PeekHeader(built.bytes, &header, &parts, &error),
-              DOBERMAN_OK);
-    payload.assign(parts.payload.begin(), parts.payload.end());
-    blobs.assign(parts.blobs.begin(), parts.blobs.end());
-  }
-
-  doberman_status Load(const Bytes& tables, std::string* error) const {
-    const Bytes bytes = doberman::compiler::SealPack(header, tables, blobs, key);
-    doberman_public_key pub{};
-    std::memcpy(pub.bytes, key.public_key.data(), 32);
-    doberman::internal::LoadOptions options;
-    options.trusted = {&pub, 1};
-    std::unique_ptr<doberman::internal::Pack> pack;
-    return doberman::internal::LoadPack(bytes, options, &pack, error);
-  }
-};
 
 // Overwrites the one place in `tables` holding the 8 bytes of `from` (FlatBuffers stores scalars
 // inline, little-endian); fails the test when the value is not there exactly once.

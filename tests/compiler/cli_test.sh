@@ -30,8 +30,11 @@ expect_true "pack written" test -s out/mini.dpack
 "$dobermanc" keygen --out other >/dev/null
 "$dobermanc" verify out/mini.dpack --pubkey other.pub 2>/dev/null; check "verify with another key" 1 $?
 "$dobermanc" inspect out/mini.dpack --json > inspect.json; check "inspect --json" 0 $?
-expect_true "inspect --json is JSON with 6 rules" python3 -c "
-import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules'])==6 and d['header']['name']=='mini' else 1)"
+expect_true "inspect --json is JSON with 7 rules" python3 -c "
+import json,sys; d=json.load(open('inspect.json')); sys.exit(0 if len(d['rules'])==7 and d['header']['name']=='mini' else 1)"
+expect_true "inspect --json names each mention marker's kind" python3 -c "
+import json,sys; d=json.load(open('inspect.json')); k={r['id']: r['mention_marker'] for r in d['rules']}
+sys.exit(0 if (k['test.turn.marker'], k['test.turn.negated'], k['test.turn.nullify']) == ('before', 'negation', 'false') else 1)"
 "$dobermanc" inspect out/mini.dpack --pubkey k.pub | grep "signature verified" >/dev/null; check "inspect --pubkey" 0 $?
 expect_true "inspect prints no 'when ?' for rules without when:" bash -c "! \"$dobermanc\" inspect out/mini.dpack | grep -q 'when ?'"
 expect_true "inspect prints a when: program" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    when '"

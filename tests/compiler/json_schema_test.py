@@ -225,6 +225,7 @@ WRONG = [
     ("rule with neither patterns nor when", "rules",
      {"rules": [{k: v for k, v in RULE.items() if k not in ("patterns", "examples")}]}),
     ("decode that is not a boolean", "rules", with_rule(decode="maybe")),
+    ("mention_marker of no known kind", "rules", with_rule(scopes=["prompt"], mention_marker="after")),
     ("unknown exemption", "rules", with_rule(validators={"exempt": "uuids"})),
     ("min_entropy above 8", "rules", with_rule(validators={"min_entropy": 9})),
     ("min_entropy nan", "rules", with_rule(validators={"min_entropy": "nan"})),
