@@ -434,8 +434,14 @@ class ServiceTest(unittest.TestCase):
         proc = subprocess.Popen(["systemd-socket-activate", "-l", sock, GUARD, "serve", "--pack", PACK,
                                  "--pubkey", PUB], stderr=log, env=clean_env())
         try:
+            # Wait for systemd-socket-activate's "Listening on" line, which it prints after
+            # listen(): the socket file appears at bind(), and a client connecting in between is
+            # refused and answered by the one-shot fallback (same answer, no service started).
             deadline = time.time() + 20
-            while not os.path.exists(sock) and time.time() < deadline:
+            while time.time() < deadline:
+                log.seek(0)
+                if "Listening on" in log.read():
+                    break
                 time.sleep(0.02)
             host, payload = PAYLOADS[0]
             self.assertSameAnswer(client(host, payload, sock), one_shot(host, payload), "activated")
