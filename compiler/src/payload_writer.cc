@@ -43,9 +43,7 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
         b, b.CreateString(r.id), b.CreateString(r.family), r.scopes, ToFb(r.verdict), r.tier,
         b.CreateString(r.reason), b.CreateString(r.message), b.CreateVector(r.tags),
         b.CreateVectorOfStructs(when), validators, r.decode, r.origins, ToFb(r.mention_cap),
-        // for runtimes that predate `marker` (pack.fbs): never a negation marker
-        r.mention_marker == internal::MarkerKind::kSentence ||
-            r.mention_marker == internal::MarkerKind::kBefore,
+        internal::LegacyMentionMarker(r.mention_marker),
         !r.patterns.empty() &&
             std::any_of(r.patterns.begin(), r.patterns.end(),
                         [&](uint32_t p) { return pack.patterns[p].role != Role::kNone; }),

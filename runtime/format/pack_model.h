@@ -110,6 +110,11 @@ inline bool MarkerKindFromSchema(fb::MentionMarker in, MarkerKind* out) {
   return true;
 }
 inline fb::MentionMarker ToSchema(MarkerKind kind) { return static_cast<fb::MentionMarker>(kind); }
+// The bool `Rule.mention_marker` that runtimes older than `Rule.marker` read (pack.fbs): true for
+// the kinds they read as sentence markers, false for negation markers, which they must not see.
+inline bool LegacyMentionMarker(MarkerKind kind) {
+  return kind == MarkerKind::kSentence || kind == MarkerKind::kBefore;
+}
 inline fb::WhenOp ToSchema(WhenOp op) { return static_cast<fb::WhenOp>(op); }
 inline fb::Scope ToSchema(ScopeIndex scope) { return static_cast<fb::Scope>(scope); }
 

@@ -141,13 +141,10 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
     // both, and they must agree (pack.fbs).
     if (!MarkerKindFromSchema(r->marker(), &rule.mention_marker))
       return Fail(DOBERMAN_E_STRUCTURE, "rule has an unknown mention marker kind", error);
-    const bool old_style =
-        rule.mention_marker == MarkerKind::kSentence || rule.mention_marker == MarkerKind::kBefore;
-    if (rule.mention_marker == MarkerKind::kNone && r->mention_marker()) {
+    if (rule.mention_marker == MarkerKind::kNone && r->mention_marker())
       rule.mention_marker = MarkerKind::kSentence;
-    } else if (old_style != r->mention_marker()) {
+    if (LegacyMentionMarker(rule.mention_marker) != r->mention_marker())
       return Fail(DOBERMAN_E_STRUCTURE, "rule's mention_marker and marker disagree", error);
-    }
     rule.has_patterns = r->has_patterns();
   }
   pack->patterns.resize(pattern_count);
