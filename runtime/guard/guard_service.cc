@@ -275,16 +275,35 @@ bool Service::Listen() {
     }
     ::unlink(path.c_str());  // a stale socket of ours
   }
+  // Bound and listening under a temporary name first, then renamed into place: a client that
+  // finds the path always finds a socket that accepts. Bound at the path itself, the socket
+  // exists between bind and listen and refuses connections there; a hook arriving in that window
+  // fell back to the one-shot guard (seen in CI: its decision missing from the service's log).
+  const std::string staging = path + ".listening-" + std::to_string(::getpid());
+  sockaddr_un staged = addr;
+  const bool rename_in = staging.size() < sizeof staged.sun_path;
+  if (rename_in) {
+    std::memcpy(staged.sun_path, staging.c_str(), staging.size() + 1);
+    // Left by an earlier process of ours with this pid that died between bind and rename.
+    struct stat left {};
+    if (::lstat(staging.c_str(), &left) == 0 && S_ISSOCK(left.st_mode) &&
+        left.st_uid == ::geteuid())
+      ::unlink(staging.c_str());
+  }
+  const std::string& bound_path = rename_in ? staging : path;
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   const mode_t old = ::umask(077);
-  const bool bound =
-      listen_fd_ >= 0 && ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  const bool bound = listen_fd_ >= 0 &&
+                     ::bind(listen_fd_, reinterpret_cast<sockaddr*>(rename_in ? &staged : &addr),
+                            sizeof addr) == 0;
   ::umask(old);
   // The backlog is the bounded queue: connections beyond the busy workers wait there; when it is
   // full, a client's connect fails at once and it falls back to the one-shot hook.
-  if (!bound || ::chmod(path.c_str(), 0600) != 0 || ::listen(listen_fd_, s_.queue) != 0) {
+  if (!bound || ::chmod(bound_path.c_str(), 0600) != 0 || ::listen(listen_fd_, s_.queue) != 0 ||
+      (rename_in && ::rename(staging.c_str(), path.c_str()) != 0)) {
     std::fprintf(stderr, "doberman-guard serve: cannot listen on %s: %s\n", path.c_str(),
                  std::strerror(errno));
+    if (bound) ::unlink(bound_path.c_str());
     return false;
   }
   return true;

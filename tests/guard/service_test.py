@@ -114,6 +114,37 @@ class ServiceTest(unittest.TestCase):
             svc.stop()
         self.assertFalse(os.path.exists(svc.sock), "the socket is removed on a clean stop")
 
+    def test_a_socket_path_that_exists_accepts(self):
+        # The socket appears at its path only once it listens. Bound there directly it refused
+        # connections between bind and listen, and a hook arriving then fell back to the one-shot
+        # guard (its decision missing from the service's log). Connecting from the first moment
+        # the path exists met that window in about half of the starts; 20 starts.
+        for n in range(20):
+            sock = os.path.join(self.tmp, "race%d.sock" % n)
+            proc = subprocess.Popen([GUARD, "serve", "--socket", sock, "--pack", PACK,
+                                     "--pubkey", PUB], stderr=subprocess.DEVNULL, env=clean_env())
+            try:
+                deadline, outcome = time.time() + 20, "never appeared"
+                while time.time() < deadline:
+                    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    try:
+                        probe.connect(sock)
+                        outcome = "accepted"
+                        break
+                    except FileNotFoundError:
+                        continue
+                    except OSError as e:
+                        outcome = "refused: %s" % e
+                        break
+                    finally:
+                        probe.close()
+                self.assertEqual(outcome, "accepted", "start %d" % n)
+                self.assertEqual([f for f in os.listdir(self.tmp) if "listening" in f], [],
+                                 "no staging name is left behind")
+            finally:
+                proc.terminate()
+                proc.wait(timeout=10)
+
     def test_no_service_falls_back_to_the_one_shot_hook(self):
         missing = os.path.join(self.tmp, "missing.sock")
         for host, payload in PAYLOADS:
