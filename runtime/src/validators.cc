@@ -60,9 +60,14 @@ bool ContainsCaseless(std::string_view hay, std::string_view needle) {
 }
 
 // Character classes for the identifier check, one table lookup per byte.
-enum : uint8_t { kDigit = 1, kLower = 2, kUpper = 4, kHexDigit = 8, kVowel = 16 };
+// kWide: a byte of a UTF-8 sequence. Such runs are words in another script or accented letters
+// (`文件`, `chybový`): generated credentials are ASCII. A run of them is an atom of its own, so a
+// secret with such bytes sprinkled between its characters is a segment of one-character atoms,
+// which the atom-length check refuses.
+enum : uint8_t { kDigit = 1, kLower = 2, kUpper = 4, kHexDigit = 8, kVowel = 16, kWide = 32 };
 constexpr std::array<uint8_t, 256> kIdentClass = [] {
   std::array<uint8_t, 256> t{};
+  for (int c = 0x80; c <= 0xFF; ++c) t[c] = kWide;
   for (int c = '0'; c <= '9'; ++c) t[c] = kDigit | kHexDigit;
   for (int c = 'a'; c <= 'z'; ++c) t[c] = kLower;
   for (int c = 'A'; c <= 'Z'; ++c) t[c] = kUpper;
@@ -108,7 +113,8 @@ bool IsIdentifierSegment(std::string_view w) {
   for (size_t i = 1; i <= n; ++i) {
     const uint8_t c = i < n ? cls(i) : 0;
     if (i < n) {
-      const bool boundary = ((c ^ prev) & kDigit) != 0 || ((c & kUpper) && (prev & kLower)) ||
+      const bool boundary = ((c ^ prev) & (kDigit | kWide)) != 0 ||
+                            ((c & kUpper) && (prev & kLower)) ||
                             ((c & kUpper) && (prev & kUpper) && i + 1 < n && (cls(i + 1) & kLower));
       if (!boundary) {
         all &= c;
@@ -122,7 +128,7 @@ bool IsIdentifierSegment(std::string_view w) {
     if (first & kDigit) {
       if (size > 8) return false;
       ++digit_runs;
-    } else {
+    } else if ((first & kWide) == 0) {
       if ((first & (kLower | kUpper)) == 0) return false;
       const bool plain = (all & kLower) || (all & kUpper) || ((first & kUpper) && (rest & kLower));
       if (!plain || (size >= 7 && vowels * 7 < size)) return false;

@@ -245,8 +245,10 @@ bool ReferenceIdentifierSegment(std::string_view w) {
   auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
   auto digit = [](char c) { return c >= '0' && c <= '9'; };
   auto hexc = [&](char c) { return digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+  auto wide = [](char c) { return (static_cast<unsigned char>(c) & 0x80) != 0; };
   auto plain_atom = [&](std::string_view a) {
     if (digit(a[0])) return a.size() <= 8;
+    if (wide(a[0])) return true;  // a word in another script, or accented letters
     bool all_lower = true, all_upper = true, capitalized = upper(a[0]);
     size_t vowels = 0;
     for (size_t k = 0; k < a.size(); ++k) {
@@ -271,11 +273,14 @@ bool ReferenceIdentifierSegment(std::string_view w) {
   size_t atoms = 0, digit_runs = 0, start = 0;
   for (size_t i = 1; i <= w.size(); ++i) {
     const bool boundary = i == w.size() || (digit(w[i]) != digit(w[i - 1])) ||
-                          (upper(w[i]) && lower(w[i - 1])) ||
+                          (wide(w[i]) != wide(w[i - 1])) || (upper(w[i]) && lower(w[i - 1])) ||
                           (upper(w[i]) && i + 1 < w.size() && lower(w[i + 1]) && upper(w[i - 1]));
     if (!boundary) continue;
     const std::string_view atom = w.substr(start, i - start);
-    if (!(lower(atom[0]) || upper(atom[0]) || digit(atom[0])) || !plain_atom(atom)) return false;
+    if (!(lower(atom[0]) || upper(atom[0]) || digit(atom[0]) || wide(atom[0])) ||
+        !plain_atom(atom)) {
+      return false;
+    }
     ++atoms;
     digit_runs += digit(atom[0]) ? 1 : 0;
     start = i;
@@ -327,7 +332,9 @@ TEST(Validators, IdentifierExemptionMatchesItsDefinition) {
                                 "k3x9q2",
                                 "s2member",
                                 "@",
-                                "ZZ"};
+                                "ZZ",
+                                "\xc3\xa9",
+                                "\xe6\x96\x87\xe4\xbb\xb6"};
   const char* base62 = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   size_t identifiers = 0;
   for (int iter = 0; iter < 50000; ++iter) {
@@ -374,6 +381,26 @@ TEST(Validators, IdentifiersAndPaths) {
         "ghp_R7d9Qm2LxZ8vT4nB6kW1pY3cJ5fH0sA9eU2g", "a8k3x9q2m7v4c1z6b5n0w3e8",
         // '@' outside a path stays inside its segment (a password, not two words).
         "admin@corp", "px-dep-d4c3b2a1-f6e5-h8g7-j1i8-p5o0n5m3l2k1"}) {
+    EXPECT_FALSE(LooksLikeIdentifierOrPath(secret)) << secret;
+  }
+}
+
+TEST(Validators, WordsInOtherScriptsAreNotSecrets) {
+  // Translated program messages: `token: chybový kód`, `--pinnedpubkey=文件/散列值`,
+  // `ключ=значение`.
+  for (const char* words :
+       {"chybov\xc3\xbd", "\xe6\x96\x87\xe4\xbb\xb6/\xe6\x95\xa3\xe5\x88\x97\xe5\x80\xbc",
+        "\xd0\xb7\xd0\xbd\xd0\xb0\xd1\x87\xd0\xb5\xd0\xbd\xd0\xb8\xd0\xb5",
+        "Stra\xc3\x9f"
+        "enname",
+        "valor_predeterminado_n\xc3\xbamero"}) {
+    EXPECT_TRUE(LooksLikeIdentifierOrPath(words)) << words;
+  }
+  // Such bytes sprinkled between a secret's characters, or one appended, do not excuse it: each
+  // run of them is an atom of its own, so the atoms stay short.
+  for (const char* secret :
+       {"k\xc3\xa9Q\xc3\xa9z\xc3\xa9L\xc3\xa9m\xc3\xa9X\xc3\xa9v\xc3\xa9R\xc3\xa9t",
+        "Wf3PzCwtzcwHmBgYGcwbZz8wHaCAQ\xc3\xa9", "\xc3\xa9k8Qz2LmX9vRt4WpB7nYc3JdF"}) {
     EXPECT_FALSE(LooksLikeIdentifierOrPath(secret)) << secret;
   }
 }
