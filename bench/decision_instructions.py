@@ -2,7 +2,7 @@
 """Instructions spent inside doberman_decide for each pack on each workload, counted by callgrind.
 
 Wall-clock p50s on a shared 2-core VM move by 5-10 % between runs, which hides the cost of one
-rule; an instruction count does not move at all between runs of the same pack, so two packs built
+rule; an instruction count moves by less than 0.01 % between runs of the same pack, so two packs built
 from rule trees one change apart can be compared exactly. It counts work, not time (cache misses
 and branch mispredictions are not in it): use it to find which rule costs, and
 doberman-corpus-bench to report the time.
