@@ -44,6 +44,10 @@ extern "C" void OnServiceSignal(int sig) {
   (void)!::write(g_signal_pipe[1], &c, 1);
 }
 
+// A unix socket owned by this user: the only thing at the service's path (or its staging name)
+// that it may replace.
+bool IsOurSocket(const struct stat& st) { return S_ISSOCK(st.st_mode) && st.st_uid == ::geteuid(); }
+
 bool WriteAll(int fd, const char* p, size_t n) {
   while (n > 0) {
     const ssize_t w = ::send(fd, p, n, MSG_NOSIGNAL);
@@ -261,7 +265,7 @@ bool Service::Listen() {
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode) || st.st_uid != ::geteuid()) {
+    if (!IsOurSocket(st)) {
       std::fprintf(stderr, "doberman-guard serve: %s exists and is not our socket\n", path.c_str());
       return false;
     }
@@ -279,6 +283,7 @@ bool Service::Listen() {
   // finds the path always finds a socket that accepts. Bound at the path itself, the socket
   // exists between bind and listen and refuses connections there; a hook arriving in that window
   // fell back to the one-shot guard (seen in CI: its decision missing from the service's log).
+  // A path too long to take the suffix is bound in place, as before.
   const std::string staging = path + ".listening-" + std::to_string(::getpid());
   sockaddr_un staged = addr;
   const bool rename_in = staging.size() < sizeof staged.sun_path;
@@ -286,9 +291,7 @@ bool Service::Listen() {
     std::memcpy(staged.sun_path, staging.c_str(), staging.size() + 1);
     // Left by an earlier process of ours with this pid that died between bind and rename.
     struct stat left {};
-    if (::lstat(staging.c_str(), &left) == 0 && S_ISSOCK(left.st_mode) &&
-        left.st_uid == ::geteuid())
-      ::unlink(staging.c_str());
+    if (::lstat(staging.c_str(), &left) == 0 && IsOurSocket(left)) ::unlink(staging.c_str());
   }
   const std::string& bound_path = rename_in ? staging : path;
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
