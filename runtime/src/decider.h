@@ -26,6 +26,18 @@ inline constexpr size_t kMaxHits = 64;
 inline constexpr size_t kMaxCappedSpans = 64;
 inline constexpr size_t kMaxMarkers = 64;
 
+// A validated pattern's consecutive match ends judged one by one before only the run's last end
+// is (OnMatch).
+inline constexpr uint32_t kExactEnds = 16;
+
+// Where a validated pattern's run of consecutive match ends stands in the unit being scanned.
+struct ValidationRun {
+  size_t judged_until = 0;  // end of the last value judged: later ends inside it are skipped
+  size_t last_to = 0;       // the pattern's last reported end (0: none yet in this unit)
+  uint32_t judged = 0;      // values judged in the current run
+  size_t pending_from = 0, pending_to = 0;  // the run's latest end, held back (pending_to 0: none)
+};
+
 struct CappedSpan {
   uint32_t pattern;
   ByteSpan span;
@@ -62,8 +74,9 @@ struct Scratch {
   std::vector<uint8_t> pattern_hit;
   std::vector<ByteSpan> pattern_span;
   std::vector<uint32_t> touched_patterns;
-  std::vector<size_t> validated_until;  // per pattern: end of the last value its validators judged
-  std::vector<uint32_t> validated_patterns;
+  std::vector<ValidationRun> validation_run;  // per pattern: see ValidationRun
+  std::vector<uint32_t> validated_patterns;   // the patterns with a validation_run this unit
+  size_t pending_runs = 0;                    // of them, those with an end held back
   std::vector<uint32_t> touched_rules;
   std::vector<uint8_t> rule_touched;
   std::array<CappedSpan, kMaxCappedSpans> capped{};
@@ -107,6 +120,10 @@ struct Scratch {
   // prompt scope whatever origins its rules read (same test).
   bool scan_all_gates = false;
   bool scan_every_origin = false;
+  // Tests only (tests/api/conditional_equivalence_test.cc): judge every end of a validated
+  // pattern's run (kExactEnds unbounded), and the count of values judged in the last call.
+  bool judge_every_end = false;
+  size_t values_judged = 0;
 };
 
 // Gives `scratch` its own copy of each of the pack's scratch prototypes: DOBERMAN_OK, or

@@ -1,7 +1,8 @@
-// Skipping a database must never change a decision: a conditional one (all/none patterns of rules
+// Skipping work must never change a decision: a conditional database (all/none patterns of rules
 // whose any patterns did not match the unit, or only other rules' of them), a gated content one
-// (rules whose `when:`, settled before the content, is false: content_gates.h), and a prompt one
-// whose rules read other origins than the unit's. Every payload
+// (rules whose `when:`, settled before the content, is false: content_gates.h), a prompt one
+// whose rules read other origins than the unit's, and the middle ends of a validated pattern's
+// long run of consecutive match ends (decider.cc, OnMatch). Every payload
 // of tests/cases/*.jsonl, benign ones included, is decided twice with the default pack: as the
 // runtime does it, and with every such database scanned for every unit. Verdict, status and every
 // hit (rule, verdict, field, unit, span) must agree.
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "decider.h"
@@ -138,5 +140,67 @@ TEST(OriginGroups, SkippingThemNeverChangesADecision) {
       *pack, [](Scratch& eager) { eager.scan_every_origin = true; }, &seen);
 }
 
+TEST(ValidationRuns, JudgingOnlyALongRunsLastEndNeverChangesADecision) {
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  Comparison seen;
+  CompareWithEager(
+      *pack, [](Scratch& eager) { eager.judge_every_end = true; }, &seen);
+}
+
+// Decides `content` written to a notes file with `s`.
+doberman_verdict DecideWrite(Scratch& s, std::string_view content) {
+  doberman_call call{};
+  call.struct_size = sizeof call;
+  call.tool = {"Write", 5};
+  call.path = {"/home/dev/project/notes.txt", 26};
+  call.cwd = {"/home/dev/project", 17};
+  call.content = {content.data(), content.size()};
+  doberman_result result{};
+  Decide(s, call, &result);
+  EXPECT_EQ(result.status, DOBERMAN_OK);
+  return result.verdict;
+}
+
+// A value Hyperscan reports at every byte of a long run of symbols or UTF-8 text was judged again
+// at each, 4 KiB at a time: a 1 MiB write took seconds (minutes in Chinese). Past the run's first
+// kExactEnds judgements only its last end is judged, so the work is linear in the run, and the
+// verdicts of such runs are those of judging every end.
+TEST(ValidationRuns, ALongRunIsJudgedAFewTimesNotAtEveryByte) {
+  std::string error;
+  const std::unique_ptr<Pack> pack = LoadDefaultTestPack(&error);
+  ASSERT_NE(pack, nullptr) << error;
+  Scratch lazy(*pack), eager(*pack);
+  eager.judge_every_end = true;
+  ASSERT_EQ(CloneHsScratch(lazy), DOBERMAN_OK);
+  ASSERT_EQ(CloneHsScratch(eager), DOBERMAN_OK);
+  const std::string secret = "Zq7mR2pLw9Xk4vT8nB3cY6";  // no placeholder word, high entropy
+  struct Run {
+    std::string content;
+    bool flagged;  // a secret must be found in it
+  };
+  std::string cjk;
+  for (int i = 0; i < 400; ++i) cjk += "\xe4\xb8\xad\xe6\x96\x87";  // 中文, no space in 2,400 bytes
+  const std::vector<Run> runs = {
+      {"token=" + std::string(3000, '!'), false},
+      {"password: " + cjk, false},
+      {"token=" + secret + std::string(3000, '!'), true},
+      {"password=" + secret + std::string(3000, '%') + "example", true},
+      {"api_key=" + std::string(2000, '!') + secret, false},  // one value, mostly one byte
+  };
+  for (const Run& run : runs) {
+    const std::string_view head = std::string_view(run.content).substr(0, 24);
+    const doberman_verdict a = DecideWrite(lazy, run.content);
+    const size_t judged_lazy = lazy.values_judged;
+    const doberman_verdict b = DecideWrite(eager, run.content);
+    EXPECT_EQ(a, b) << head;
+    EXPECT_EQ(a != DOBERMAN_PASS, run.flagged) << head;
+    // A view of the content judges a run kExactEnds + 1 times (17 here), where judging every end
+    // takes thousands.
+    EXPECT_LT(judged_lazy, 100u) << head;
+    if (!run.flagged) EXPECT_GT(eager.values_judged, 1500u) << head;
+  }
+}
 }  // namespace
 }  // namespace doberman::internal
