@@ -197,16 +197,18 @@ class Checker {
   }
 
   // `mention_marker`: true (or alone) marks the sentence, `before` only what follows the marker,
-  // `negation` a signature's match that ends where the marker's does.
+  // `negation` a signature's match that ends where the marker's does, `negated_phrase` one that
+  // ends inside the marker's match (its patterns carry `som`).
   MarkerKind Marker(const Text& t) {
     if (!t.present() || t.value == "false" || t.value == "no") return MarkerKind::kNone;
     if (t.value == "true" || t.value == "yes" || t.value == "sentence")
       return MarkerKind::kSentence;
     if (t.value == "before") return MarkerKind::kBefore;
     if (t.value == "negation") return MarkerKind::kNegation;
+    if (t.value == "negated_phrase") return MarkerKind::kNegatedPhrase;
     diags_.Error(DiagCode::E2103, t.loc, "invalid mention_marker '" + t.value + "'",
                  "not a kind of mention marker",
-                 "expected one of: true, false, sentence, before, negation");
+                 "expected one of: true, false, sentence, before, negation, negated_phrase");
     return MarkerKind::kNone;
   }
 
@@ -638,8 +640,14 @@ class Checker {
       // (a quoted example placed before the real instruction must not hide it).
       // A negation marker's ends are compared with those matches' ends, so it reports them all.
       if (p.role == Role::kAny && (ir.validators.Any() || ir.mention_cap < ir.verdict ||
-                                   ir.mention_marker == MarkerKind::kNegation))
+                                   ir.mention_marker == MarkerKind::kNegation ||
+                                   ir.mention_marker == MarkerKind::kNegatedPhrase))
         p.every_match = true;
+      // A negated phrase excuses what ends inside its span: without a start it has none.
+      if (p.role == Role::kAny && ir.mention_marker == MarkerKind::kNegatedPhrase && !p.som) {
+        diags_.Error(DiagCode::E3016, p.loc, "a negated_phrase marker's pattern needs `som`",
+                     "its span is where it starts to where it ends", "add the flag: `/.../ (som)`");
+      }
     }
     if (r.when.present()) {
       pr.when_loc = r.when.loc;

@@ -54,6 +54,8 @@ const char* MarkerName(const fb::Rule& r) {
       return "before";
     case fb::MentionMarker::Negation:
       return "negation";
+    case fb::MentionMarker::NegatedPhrase:
+      return "negated_phrase";
     default:
       return r.mention_marker() ? "sentence" : "false";
   }

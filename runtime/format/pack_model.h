@@ -90,8 +90,9 @@ enum class MarkerKind : uint8_t {
   kSentence = static_cast<uint8_t>(fb::MentionMarker::Sentence),
   kBefore = static_cast<uint8_t>(fb::MentionMarker::Before),
   kNegation = static_cast<uint8_t>(fb::MentionMarker::Negation),
+  kNegatedPhrase = static_cast<uint8_t>(fb::MentionMarker::NegatedPhrase),
 };
-static_assert(fb::MentionMarker::MAX == fb::MentionMarker::Negation,
+static_assert(fb::MentionMarker::MAX == fb::MentionMarker::NegatedPhrase,
               "a new schema MentionMarker needs a MarkerKind");
 
 inline bool RoleFromSchema(fb::PatternRole in, Role* out) {
@@ -111,7 +112,7 @@ inline bool MarkerKindFromSchema(fb::MentionMarker in, MarkerKind* out) {
 }
 inline fb::MentionMarker ToSchema(MarkerKind kind) { return static_cast<fb::MentionMarker>(kind); }
 // The bool `Rule.mention_marker` that runtimes older than `Rule.marker` read (pack.fbs): true for
-// the kinds they read as sentence markers, false for negation markers, which they must not see.
+// the kinds they read as sentence markers, false for the negation kinds, which they must not see.
 inline bool LegacyMentionMarker(MarkerKind kind) {
   return kind == MarkerKind::kSentence || kind == MarkerKind::kBefore;
 }

@@ -44,7 +44,7 @@ void Raise(Scratch& s, doberman_status status) {
   u.need_conditions |= pi.conditions_to_scan;
   // Past kMaxMarkers a marker is dropped: fewer mentions, never more.
   if (rule.mention_marker != MarkerKind::kNone && s.marker_count < kMaxMarkers)
-    s.markers[s.marker_count++] = {span.end, rule.mention_marker};
+    s.markers[s.marker_count++] = {span.end, rule.mention_marker, span.start};
   if (u.prompt && pi.role == Role::kAny && rule.mention_cap < rule.verdict) {
     if (s.capped_count < kMaxCappedSpans) {
       s.capped[s.capped_count++] = {p, span};

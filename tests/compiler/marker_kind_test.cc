@@ -1,5 +1,5 @@
 // Mention-marker kinds in the pack: the kind is written with the bool older runtimes read (true for
-// sentence and before markers, false for negation markers, so an older runtime is never more
+// sentence and before markers, false for the negation kinds, so an older runtime is never more
 // lenient than it was), and the loader refuses a kind it does not know or one the bool contradicts.
 #include <gtest/gtest.h>
 
@@ -54,6 +54,11 @@ TEST(MarkerKinds, AreWrittenForOldRuntimesAndCheckedOnLoad) {
             DOBERMAN_E_STRUCTURE);
   EXPECT_NE(error.find("disagree"), std::string::npos) << error;
   EXPECT_EQ(mini.Load(WithMarker(mini.payload, "test.turn.negated", 2), &error),
+            DOBERMAN_E_STRUCTURE);
+  // A negated-phrase marker is hidden from older runtimes like a negation marker.
+  EXPECT_EQ(mini.Load(WithMarker(mini.payload, "test.turn.negated", 4), &error), DOBERMAN_OK)
+      << error;
+  EXPECT_EQ(mini.Load(WithMarker(mini.payload, "test.turn.marker", 4), &error),
             DOBERMAN_E_STRUCTURE);
   EXPECT_EQ(mini.Load(WithMarker(mini.payload, "test.turn.marker", 9), &error),
             DOBERMAN_E_STRUCTURE);
