@@ -199,7 +199,9 @@ TEST(ValidationRuns, ALongRunIsJudgedAFewTimesNotAtEveryByte) {
     // A view of the content judges a run kExactEnds + 1 times (17 here), where judging every end
     // takes thousands.
     EXPECT_LT(judged_lazy, 100u) << head;
-    if (!run.flagged) EXPECT_GT(eager.values_judged, 1500u) << head;
+    if (!run.flagged) {
+      EXPECT_GT(eager.values_judged, 1500u) << head;
+    }
   }
 }
 }  // namespace
