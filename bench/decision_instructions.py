@@ -33,6 +33,10 @@ def count(guard, pack, pubkey, corpus):
         found = re.search(r"Collected : (\d+)", run.stderr)
         if run.returncode != 0 or not found:
             sys.exit("callgrind failed on %s with %s:\n%s" % (corpus, pack, run.stderr[-2000:]))
+        if int(found.group(1)) == 0:
+            # the guard answered every line without deciding (not hook payloads, such as the
+            # bench's cases.jsonl, whose lines wrap the payload in "input")
+            sys.exit("no decision was made on %s: are its lines hook payloads?" % corpus)
         return int(found.group(1))
 
 
