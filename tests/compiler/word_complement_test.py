@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The generated fragments of packs/default.yaml are what scripts/word-complement-regex prints.
+"""The generated fragments of packs/default.yaml and rules/ are what scripts/word-complement-regex prints.
 
 Each `# generated: scripts/word-complement-regex ARGS` comment is followed, after any other
 comment lines, by the fragment it made. The script is run again with those arguments and its
@@ -15,11 +15,23 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MANIFEST = os.path.join(ROOT, "packs", "default.yaml")
+
+
+def pack_sources():
+    yield os.path.join(ROOT, "packs", "default.yaml")
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "rules"))):
+        for name in sorted(files):
+            if name.endswith((".yaml", ".yml")):
+                yield os.path.join(folder, name)
 
 
 def generated_fragments():
-    lines = open(MANIFEST, encoding="utf-8").read().splitlines()
+    for source in pack_sources():
+        yield from fragments_of(source)
+
+
+def fragments_of(source):
+    lines = open(source, encoding="utf-8").read().splitlines()
     for i, line in enumerate(lines):
         marker = line.strip()
         if not marker.startswith("# generated: scripts/word-complement-regex "):
@@ -64,7 +76,7 @@ def main():
         print("%s: %d strings checked" % (name, check(name, argv, fragment)))
         found += 1
     if found == 0:
-        sys.exit("no generated fragment in packs/default.yaml")
+        sys.exit("no generated fragment in packs/default.yaml or rules/")
 
 
 if __name__ == "__main__":
