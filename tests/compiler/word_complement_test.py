@@ -50,7 +50,8 @@ def check(name, argv, fragment):
     if out != fragment:
         sys.exit("%s is not what `%s` prints now: regenerate it" % (name, " ".join(argv)))
     alphabet = argv[argv.index("--alphabet") + 1]
-    words = {w.lower() for w in argv[argv.index("--alphabet") + 2:]}
+    words = argv[argv.index("--alphabet") + 2:]
+    words = {w.lower() for w in (words[1:] if words[:1] == ["--"] else words)}  # `--`: words start with -
     regex = re.compile(fragment, re.IGNORECASE)
     in_alphabet = re.compile(alphabet + "*")
     letters = sorted(set("".join(words))) + ["x", "1", "_", "-"]
