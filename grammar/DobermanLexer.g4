@@ -21,6 +21,7 @@ K_ORIGINS        : 'origins';
 K_ANY            : 'any';
 K_ALL            : 'all';
 K_NONE           : 'none';
+K_EXCUSE         : 'excuse';
 K_VALIDATORS     : 'validators';
 K_MIN_ENTROPY    : 'min_entropy';
 K_MIN_LENGTH     : 'min_length';

@@ -19,7 +19,7 @@ ruleField
     : key=(K_DESCRIPTION | K_VERDICT | K_TIER | K_REASON | K_MESSAGE | K_MENTION) value
     | key=(K_SCOPES | K_TAGS | K_ORIGINS) valueList
     | key=(K_DECODE | K_MENTION_MARKER) flagValue?
-    | key=(K_ANY | K_ALL | K_NONE) pattern+
+    | key=(K_ANY | K_ALL | K_NONE | K_EXCUSE) pattern+
     | key=K_VALIDATORS LBRACE validatorField* RBRACE
     | key=K_WHEN whenExpr
     | key=(K_MATCH | K_PASS) example
@@ -75,7 +75,7 @@ keyword
     ;
 wrapperNameKeyword
     : K_RULE | K_SHELL | K_PACK | K_DESCRIPTION | K_SCOPES | K_VERDICT | K_TIER | K_REASON
-    | K_MESSAGE | K_TAGS | K_ORIGINS | K_ANY | K_ALL | K_NONE | K_VALIDATORS | K_MIN_ENTROPY
+    | K_MESSAGE | K_TAGS | K_ORIGINS | K_ANY | K_ALL | K_NONE | K_EXCUSE | K_VALIDATORS | K_MIN_ENTROPY
     | K_MIN_LENGTH | K_PLACEHOLDER | K_EXEMPT | K_DECODE | K_MENTION | K_MENTION_MARKER | K_MATCH
     | K_PASS | K_TOOL | K_COMMAND | K_PATH | K_CWD | K_CONTENT | K_URL | K_PROMPT | K_ORIGIN
     | K_ARGS | K_WRAPPERS | K_SHELLS | K_SPLIT_FLAGS | K_STDIN_PROGRAMS | K_RUNNERS | K_ALIAS | K_VERSION | K_REVISION

@@ -21,7 +21,7 @@ struct Text {
   bool present() const { return loc.known(); }
 };
 
-enum class PatternRole { kAny, kAll, kNone };
+enum class PatternRole { kAny, kAll, kNone, kExcuse };
 
 struct PatternAst {
   Text regex;

@@ -576,10 +576,13 @@ class Checker {
           fragments_ != nullptr ? fragments_->Expand(p, &ip.fragment_uses) : p.regex.value;
       ip.loc = p.regex.loc;
       ip.content_offset = p.content_offset;
-      ip.role = p.role == PatternRole::kAny   ? Role::kAny
-                : p.role == PatternRole::kAll ? Role::kAll
-                                              : Role::kNone;
+      ip.role = p.role == PatternRole::kAny    ? Role::kAny
+                : p.role == PatternRole::kAll  ? Role::kAll
+                : p.role == PatternRole::kNone ? Role::kNone
+                                               : Role::kExcuse;
       ip.hs_flags = PatternFlags(p, &ip.som);
+      // An excuse is a span (where it starts to where it ends): always compiled with its start.
+      if (ip.role == Role::kExcuse) ip.som = true;
       if (ip.role == Role::kAny) has_any = true;
       if ((ip.hs_flags & HS_FLAG_UTF8) == 0) {
         // The place of the byte at `offset` of the pattern's text, for a one-byte caret.
@@ -617,8 +620,21 @@ class Checker {
       }
       pr.patterns.push_back(std::move(ip));
     }
-    bool has_positive = std::any_of(pr.patterns.begin(), pr.patterns.end(),
-                                    [](const IrPattern& p) { return p.role != Role::kNone; });
+    bool has_positive = std::any_of(pr.patterns.begin(), pr.patterns.end(), [](const IrPattern& p) {
+      return p.role == Role::kAny || p.role == Role::kAll;
+    });
+    const auto excuse = std::find_if(pr.patterns.begin(), pr.patterns.end(),
+                                     [](const IrPattern& p) { return p.role == Role::kExcuse; });
+    // An excuse judges the rule's any matches one by one: there must be some, and a validated
+    // pattern's ends are judged (and cut short) by its validators first.
+    if (excuse != pr.patterns.end() && (!has_any || ir.validators.Any())) {
+      diags_.Error(DiagCode::E3023, excuse->loc,
+                   has_any ? "rule '" + ir.id + "' has both `excuse:` patterns and validators"
+                           : "rule '" + ir.id + "' has `excuse:` patterns but no `patterns:`",
+                   "an excuse excuses the rule's own matches, one by one",
+                   has_any ? "drop the validators, or write the exclusion into the pattern"
+                           : "add `patterns:` for it to excuse");
+    }
     if (!pr.patterns.empty() && !has_positive) {
       diags_.Error(DiagCode::E3008, r.loc, "rule '" + ir.id + "' has only `none:` patterns",
                    "nothing can make it match", "add `patterns:` or `all:`");
@@ -639,9 +655,11 @@ class Checker {
       // mention-capped pattern's first match may be a quoted mention while a later one is issued
       // (a quoted example placed before the real instruction must not hide it).
       // A negation marker's ends are compared with those matches' ends, so it reports them all.
-      if (p.role == Role::kAny && (ir.validators.Any() || ir.mention_cap < ir.verdict ||
-                                   ir.mention_marker == MarkerKind::kNegation ||
-                                   ir.mention_marker == MarkerKind::kNegatedPhrase))
+      // An excuse may cover the first match and not a later one.
+      if (p.role == Role::kAny &&
+          (ir.validators.Any() || ir.mention_cap < ir.verdict ||
+           ir.mention_marker == MarkerKind::kNegation ||
+           ir.mention_marker == MarkerKind::kNegatedPhrase || excuse != pr.patterns.end()))
         p.every_match = true;
       // A negated phrase excuses what ends inside its span: without a start it has none.
       if (p.role == Role::kAny && ir.mention_marker == MarkerKind::kNegatedPhrase && !p.som) {

@@ -556,10 +556,12 @@ class Builder {
           break;
         case P::K_ANY:
         case P::K_ALL:
-        case P::K_NONE: {
-          PatternRole role = key->getType() == P::K_ANY   ? PatternRole::kAny
-                             : key->getType() == P::K_ALL ? PatternRole::kAll
-                                                          : PatternRole::kNone;
+        case P::K_NONE:
+        case P::K_EXCUSE: {
+          PatternRole role = key->getType() == P::K_ANY    ? PatternRole::kAny
+                             : key->getType() == P::K_ALL  ? PatternRole::kAll
+                             : key->getType() == P::K_NONE ? PatternRole::kNone
+                                                           : PatternRole::kExcuse;
           for (P::PatternContext* p : f->pattern()) Pattern(p, role, &r.patterns);
           break;
         }

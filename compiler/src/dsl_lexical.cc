@@ -117,6 +117,7 @@ const std::vector<std::string>& Keywords() {
                                                      "any",
                                                      "all",
                                                      "none",
+                                                     "excuse",
                                                      "validators",
                                                      "min_entropy",
                                                      "min_length",

@@ -247,9 +247,10 @@ class DslPrinter : public PrinterCore {
         continue;
       }
       Comments(p.regex.loc);
-      const char* role = p.role == PatternRole::kAny   ? "any"
-                         : p.role == PatternRole::kAll ? "all"
-                                                       : "none";
+      const char* role = p.role == PatternRole::kAny    ? "any"
+                         : p.role == PatternRole::kAll  ? "all"
+                         : p.role == PatternRole::kNone ? "none"
+                                                        : "excuse";
       Line(std::string(role) + " " + Pattern(p));
     }
     if (r.validators.present) Validators(r.validators);

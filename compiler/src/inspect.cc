@@ -41,7 +41,10 @@ const char* VerdictName(fb::Verdict v) {
   return v == fb::Verdict::Pass ? "PASS" : v == fb::Verdict::Auth ? "AUTH" : "BLOCK";
 }
 const char* RoleName(fb::PatternRole r) {
-  return r == fb::PatternRole::Any ? "any" : r == fb::PatternRole::All ? "all" : "none";
+  return r == fb::PatternRole::Any    ? "any"
+         : r == fb::PatternRole::All  ? "all"
+         : r == fb::PatternRole::None ? "none"
+                                      : "excuse";
 }
 
 // The rule's mention-marker kind as the rule language spells it; packs that predate `marker` say

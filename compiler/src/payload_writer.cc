@@ -44,9 +44,11 @@ std::vector<uint8_t> WritePayload(const IrPack& pack,
         b.CreateString(r.reason), b.CreateString(r.message), b.CreateVector(r.tags),
         b.CreateVectorOfStructs(when), validators, r.decode, r.origins, ToFb(r.mention_cap),
         internal::LegacyMentionMarker(r.mention_marker),
-        !r.patterns.empty() &&
-            std::any_of(r.patterns.begin(), r.patterns.end(),
-                        [&](uint32_t p) { return pack.patterns[p].role != Role::kNone; }),
+        !r.patterns.empty() && std::any_of(r.patterns.begin(), r.patterns.end(),
+                                           [&](uint32_t p) {
+                                             return pack.patterns[p].role == Role::kAny ||
+                                                    pack.patterns[p].role == Role::kAll;
+                                           }),
         b.CreateString(r.source), internal::ToSchema(r.mention_marker)));
   }
   std::vector<flatbuffers::Offset<fb::Pattern>> patterns;

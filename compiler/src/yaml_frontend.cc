@@ -213,6 +213,8 @@ class YamlReader {
             {"patterns", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAny, &r.patterns); }},
             {"all", [&](const YAML::Node& v) { Patterns(v, PatternRole::kAll, &r.patterns); }},
             {"none", [&](const YAML::Node& v) { Patterns(v, PatternRole::kNone, &r.patterns); }},
+            {"excuse",
+             [&](const YAML::Node& v) { Patterns(v, PatternRole::kExcuse, &r.patterns); }},
             {"verdict", [&](const YAML::Node& v) { r.verdict = Scalar(v, "verdict"); }},
             {"tier", [&](const YAML::Node& v) { r.tier = Scalar(v, "tier"); }},
             {"reason", [&](const YAML::Node& v) { r.reason = Scalar(v, "reason"); }},

@@ -197,22 +197,23 @@ class YamlPrinter : public PrinterCore {
   void Patterns(const RuleAst& r) {
     // Runs of one role, in order; a role that comes back after another cannot be written.
     size_t i = 0;
-    bool seen[3] = {false, false, false};
+    bool seen[4] = {false, false, false, false};
     while (i < r.patterns.size()) {
       PatternRole role = r.patterns[i].role;
       int idx = static_cast<int>(role);
       if (seen[idx]) {
         Fail(r.patterns[i].regex.loc,
              "rule '" + r.id.value +
-                 "' interleaves any/all/none patterns; YAML groups them by role "
-                 "(write all `any` patterns together, then `all`, then `none`, or keep the rule in "
-                 "the DSL)");
+                 "' interleaves any/all/none/excuse patterns; YAML groups them by role "
+                 "(write all `any` patterns together, then `all`, then `none`, then `excuse`, or "
+                 "keep the rule in the DSL)");
         return;
       }
       seen[idx] = true;
-      const char* key = role == PatternRole::kAny   ? "patterns"
-                        : role == PatternRole::kAll ? "all"
-                                                    : "none";
+      const char* key = role == PatternRole::kAny    ? "patterns"
+                        : role == PatternRole::kAll  ? "all"
+                        : role == PatternRole::kNone ? "none"
+                                                     : "excuse";
       Comments(r.patterns[i].regex.loc, 4);
       Item(std::string(key) + ":");
       for (; i < r.patterns.size() && r.patterns[i].role == role; ++i) {

@@ -72,8 +72,9 @@ enum class Role : uint8_t {
   kAny = static_cast<uint8_t>(fb::PatternRole::Any),
   kAll = static_cast<uint8_t>(fb::PatternRole::All),
   kNone = static_cast<uint8_t>(fb::PatternRole::None),
+  kExcuse = static_cast<uint8_t>(fb::PatternRole::Excuse),
 };
-static_assert(fb::PatternRole::MAX == fb::PatternRole::None, "a new PatternRole needs a Role");
+static_assert(fb::PatternRole::MAX == fb::PatternRole::Excuse, "a new PatternRole needs a Role");
 enum class WhenOp : uint8_t {
   kRule = static_cast<uint8_t>(fb::WhenOp::Rule),
   kTag = static_cast<uint8_t>(fb::WhenOp::Tag),
@@ -140,7 +141,8 @@ inline constexpr size_t kMaxDatabaseGroups = 32;
 
 static_assert(static_cast<int>(Role::kAny) == static_cast<int>(fb::PatternRole::Any) &&
                   static_cast<int>(Role::kAll) == static_cast<int>(fb::PatternRole::All) &&
-                  static_cast<int>(Role::kNone) == static_cast<int>(fb::PatternRole::None),
+                  static_cast<int>(Role::kNone) == static_cast<int>(fb::PatternRole::None) &&
+                  static_cast<int>(Role::kExcuse) == static_cast<int>(fb::PatternRole::Excuse),
               "Role must match the schema's PatternRole");
 static_assert(static_cast<int>(WhenOp::kRule) == static_cast<int>(fb::WhenOp::Rule) &&
                   static_cast<int>(WhenOp::kTag) == static_cast<int>(fb::WhenOp::Tag) &&

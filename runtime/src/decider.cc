@@ -35,6 +35,42 @@ void Raise(Scratch& s, doberman_status status) {
   if (s.status == DOBERMAN_OK) s.status = status;
 }
 
+// Keeps an any match of a rule with excuse patterns, or an excuse's span, for EvaluateUnit.
+[[gnu::noinline]] void NoteExcusable(Scratch& s, uint32_t p, Role role, ByteSpan span) {
+  if (role == Role::kAny) {
+    if (s.excusable_count < kMaxExcusable) {
+      s.excusable[s.excusable_count++] = {p, span};
+    } else {
+      s.excusable_overflow = true;  // too many to judge: unexcused (fail closed)
+    }
+  } else if (role == Role::kExcuse && s.excuse_count < kMaxExcuses) {
+    s.excuses[s.excuse_count++] = {p, span};
+  }
+}
+
+// Whether one of rule r's any matches in this unit ends outside every span of its excuse
+// patterns; if so, that match becomes the rule's located one.
+bool FindUnexcused(Scratch& s, uint32_t r, uint32_t* located) {
+  if (s.excusable_overflow) return true;
+  const Pack& pack = s.pack;
+  for (size_t i = 0; i < s.excusable_count; ++i) {
+    const ExcusableMatch& m = s.excusable[i];
+    if (pack.patterns[m.pattern].rule != r) continue;
+    bool excused = false;
+    for (size_t j = 0; j < s.excuse_count && !excused; ++j) {
+      const ExcuseMatch& e = s.excuses[j];
+      excused = pack.patterns[e.pattern].rule == r && e.span.start < m.span.end &&
+                m.span.end <= e.span.end;
+    }
+    if (!excused) {
+      s.pattern_span[m.pattern] = m.span;
+      *located = m.pattern;
+      return true;
+    }
+  }
+  return false;
+}
+
 // What a match leaves for its unit's rules once its validators passed (or it has none). Inlined
 // by force: it runs once per match, and as a call it cost 0.4 % of a command's decision
 // (bench/decision_instructions.py).
@@ -42,6 +78,7 @@ void Raise(Scratch& s, doberman_status status) {
                                           const RuleInfo& rule, ByteSpan span) {
   Scratch& s = *u.s;
   u.need_conditions |= pi.conditions_to_scan;
+  if (pi.excusable) NoteExcusable(s, p, pi.role, span);
   // Past kMaxMarkers a marker is dropped: fewer mentions, never more.
   if (rule.mention_marker != MarkerKind::kNone && s.marker_count < kMaxMarkers)
     s.markers[s.marker_count++] = {span.end, rule.mention_marker, span.start};
@@ -315,9 +352,12 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
         case Role::kNone:
           none = none && !hit;
           break;
+        case Role::kExcuse:
+          break;
       }
     }
     if (!(any && all && none)) continue;
+    if (rule.excuse_count != 0 && !FindUnexcused(s, r, &located)) continue;
     doberman_verdict verdict = rule.verdict;
     if (u.prompt && rule.mention_cap < verdict && !s.capped_overflow) {
       bool issued = false;
@@ -350,6 +390,11 @@ void EvaluateUnit(Scratch& s, const UnitContext& u) {
   s.capped_count = 0;
   s.capped_overflow = false;
   s.marker_count = 0;
+  if (s.excusable_count + s.excuse_count != 0 || s.excusable_overflow) {
+    s.excusable_count = 0;
+    s.excusable_overflow = false;
+    s.excuse_count = 0;
+  }
 }
 
 class CallScanner {

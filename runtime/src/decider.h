@@ -25,6 +25,11 @@ namespace doberman::internal {
 inline constexpr size_t kMaxHits = 64;
 inline constexpr size_t kMaxCappedSpans = 64;
 inline constexpr size_t kMaxMarkers = 64;
+// Any matches of rules with excuse patterns, and those patterns' spans, kept per unit. Past the
+// first bound the unit's excusable rules count as unexcused; past the second an excuse is dropped:
+// fewer excuses, never more.
+inline constexpr size_t kMaxExcusable = 64;
+inline constexpr size_t kMaxExcuses = 64;
 
 // A validated pattern's consecutive match ends judged one by one before only the run's last end
 // is (OnMatch).
@@ -42,6 +47,11 @@ struct CappedSpan {
   uint32_t pattern;
   ByteSpan span;
 };
+
+// An any match of a rule with excuse patterns (`pattern` is the any pattern), or an excuse
+// pattern's match (`pattern` is the excuse): judged together when the unit's rules are.
+using ExcusableMatch = CappedSpan;
+using ExcuseMatch = CappedSpan;
 
 struct RuleLocation {
   doberman_field field = DOBERMAN_FIELD_NONE;
@@ -84,6 +94,11 @@ struct Scratch {
   bool capped_overflow = false;
   std::array<MentionMarker, kMaxMarkers> markers{};
   size_t marker_count = 0;
+  std::array<ExcusableMatch, kMaxExcusable> excusable{};
+  size_t excusable_count = 0;
+  bool excusable_overflow = false;
+  std::array<ExcuseMatch, kMaxExcuses> excuses{};
+  size_t excuse_count = 0;
 
   // Per call.
   std::vector<uint8_t> rule_matched;

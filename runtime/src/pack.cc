@@ -151,19 +151,30 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   for (uint32_t i = 0; i < pattern_count; ++i) {
     const fb::Pattern* p = fp.patterns()->Get(i);
     PatternInfo& info = pack->patterns[i];
-    if (p->rule() >= rule_count || !RoleFromSchema(p->role(), &info.role)) {
+    if (p->rule() >= rule_count) {
       return Fail(DOBERMAN_E_STRUCTURE, "pattern refers to a rule out of range", error);
+    }
+    // A role this runtime does not know (a newer pack's) is refused: read as another role it
+    // could loosen the rule.
+    if (!RoleFromSchema(p->role(), &info.role)) {
+      return Fail(DOBERMAN_E_STRUCTURE, "pattern has a role this runtime does not know", error);
     }
     info.rule = p->rule();
     info.som = p->som();
     RuleInfo& rule = pack->rules[info.rule];
     rule.patterns.push_back(i);
-    (info.role == Role::kAny   ? rule.any_count
-     : info.role == Role::kAll ? rule.all_count
-                               : rule.none_count)++;
+    (info.role == Role::kAny    ? rule.any_count
+     : info.role == Role::kAll  ? rule.all_count
+     : info.role == Role::kNone ? rule.none_count
+                                : rule.excuse_count)++;
+    // An excuse is a span: without a start it would excuse nothing, or everything before it.
+    if (info.role == Role::kExcuse && !info.som) {
+      return Fail(DOBERMAN_E_STRUCTURE, "an excuse pattern has no start of match", error);
+    }
   }
   for (const RuleInfo& rule : pack->rules) {
-    if (rule.has_patterns != (rule.any_count + rule.all_count > 0)) {
+    if (rule.has_patterns != (rule.any_count + rule.all_count > 0) ||
+        (rule.excuse_count > 0 && (rule.any_count == 0 || rule.validators.Any()))) {
       return Fail(DOBERMAN_E_STRUCTURE, "rule '" + rule.id + "' pattern table is inconsistent",
                   error);
     }
@@ -352,6 +363,8 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
   }
   for (PatternInfo& p : pack->patterns) {
     p.conditions_to_scan = p.role == Role::kAny ? rule_conditions[p.rule] : 0;
+    p.excusable =
+        pack->rules[p.rule].excuse_count != 0 && (p.role == Role::kAny || p.role == Role::kExcuse);
   }
   // Content gates, read from the rules themselves whatever the compiler grouped: a database
   // serving only the content scope, every pattern of it a gated rule's, is gated by those rules.

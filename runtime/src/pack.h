@@ -38,7 +38,7 @@ struct RuleInfo {
   doberman_verdict mention_cap = DOBERMAN_BLOCK;
   MarkerKind mention_marker = MarkerKind::kNone;
   bool has_patterns = false;
-  uint32_t any_count = 0, all_count = 0, none_count = 0;
+  uint32_t any_count = 0, all_count = 0, none_count = 0, excuse_count = 0;
   std::vector<uint32_t> patterns;  // indices into Pack::patterns
 };
 
@@ -46,6 +46,8 @@ struct PatternInfo {
   uint32_t rule = 0;
   Role role = Role::kAny;
   bool som = false;
+  // Its rule has excuse patterns: the match is kept for them (decider.cc, NoteExcusable).
+  bool excusable = false;
   // An any pattern's: the conditional databases holding patterns of its rule (a bit each,
   // PackDatabase::condition_bit), which a unit it matches must be scanned with too.
   uint32_t conditions_to_scan = 0;

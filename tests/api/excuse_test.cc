@@ -1,0 +1,98 @@
+// Excuse patterns (docs/rules.md): an any match is excused only when it ends inside an excuse's
+// span, so a placeholder beside a real value excuses nothing; the match left unexcused is the one
+// the hit reports (its span and fingerprint), and past the per-unit bound the rule fires (fail
+// closed). Checked on the default pack's AWS access-key rule, whose filler ids are excuses.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "decider.h"
+#include "default_test_pack.h"
+#include "pack.h"
+
+namespace doberman::internal {
+namespace {
+
+constexpr std::string_view kRule = "secret.aws.access_key_id";
+constexpr std::string_view kReal = "AKIAUJZDE8GXD6NCF10E";
+constexpr std::string_view kFiller = "AKIAXXXXXXXXXXXXXXXX";
+
+class ExcuseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    pack_ = LoadDefaultTestPack(&error);
+    ASSERT_NE(pack_, nullptr) << error;
+    for (uint32_t r = 0; r < pack_->rules.size(); ++r) {
+      if (pack_->rules[r].id == kRule) rule_ = r;
+    }
+    ASSERT_NE(rule_, UINT32_MAX) << kRule << " is not in the default pack";
+    ASSERT_GT(pack_->rules[rule_].excuse_count, 0u) << kRule << " has no excuse patterns";
+    scratch_ = std::make_unique<Scratch>(*pack_);
+    ASSERT_EQ(CloneHsScratch(*scratch_), DOBERMAN_OK);
+  }
+
+  // The rule's hit when a Write of `content` is decided, or null.
+  const doberman_hit* Write(const std::string& content) {
+    content_ = content;
+    doberman_call call{};
+    call.struct_size = sizeof call;
+    call.tool = {"Write", 5};
+    call.path = {"src/settings.py", 15};
+    call.content = {content_.data(), content_.size()};
+    result_ = doberman_result{};
+    result_.struct_size = sizeof result_;
+    EXPECT_EQ(Decide(*scratch_, call, &result_), DOBERMAN_OK);
+    for (size_t i = 0; i < result_.hit_count; ++i) {
+      if (result_.hits[i].rule == rule_) return &result_.hits[i];
+    }
+    return nullptr;
+  }
+
+  std::string_view Matched(const doberman_hit& hit) const {
+    return std::string_view(content_).substr(hit.start, hit.end - hit.start);
+  }
+
+  std::unique_ptr<Pack> pack_;
+  std::unique_ptr<Scratch> scratch_;
+  uint32_t rule_ = UINT32_MAX;
+  std::string content_;
+  doberman_result result_{};
+};
+
+TEST_F(ExcuseTest, AFillerIdAloneIsExcused) {
+  EXPECT_EQ(Write("AWS_ID = \"" + std::string(kFiller) + "\"\n"), nullptr);
+}
+
+TEST_F(ExcuseTest, ARealIdBesideAFillerIsNot) {
+  for (const std::string& content :
+       {"a = \"" + std::string(kFiller) + "\"\nb = \"" + std::string(kReal) + "\"\n",
+        "b = \"" + std::string(kReal) + "\"\na = \"" + std::string(kFiller) + "\"\n"}) {
+    const doberman_hit* hit = Write(content);
+    ASSERT_NE(hit, nullptr) << content;
+    // The hit is the unexcused match: its span and fingerprint are the real id's, not the
+    // filler's (session memory records the fingerprint).
+    EXPECT_EQ(Matched(*hit), kReal) << content;
+  }
+  const doberman_hit* alone = Write("b = \"" + std::string(kReal) + "\"\n");
+  ASSERT_NE(alone, nullptr);
+  uint8_t fingerprint[16];
+  std::copy(std::begin(alone->fingerprint), std::end(alone->fingerprint), fingerprint);
+  const doberman_hit* beside =
+      Write("a = \"" + std::string(kFiller) + "\"\nb = \"" + std::string(kReal) + "\"\n");
+  ASSERT_NE(beside, nullptr);
+  EXPECT_TRUE(std::equal(std::begin(fingerprint), std::end(fingerprint), beside->fingerprint));
+}
+
+TEST_F(ExcuseTest, PastTheBoundTheRuleFires) {
+  std::string fillers;
+  for (size_t i = 0; i < kMaxExcusable; ++i) fillers += "x = \"" + std::string(kFiller) + "\"\n";
+  EXPECT_EQ(Write(fillers), nullptr) << "at the bound every filler is still judged";
+  fillers += "y = \"" + std::string(kFiller) + "\"\n";
+  EXPECT_NE(Write(fillers), nullptr) << "one match past the bound is not judged: the rule fires";
+}
+
+}  // namespace
+}  // namespace doberman::internal
