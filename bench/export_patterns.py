@@ -18,13 +18,14 @@ ORDER = {"PASS": 0, "AUTH": 1, "BLOCK": 2}
 
 def every_match(rule, pattern):
     """Whether the compiler leaves SINGLEMATCH off this pattern (compiler/src/checker.cc, the
-    `every_match` loop): an any-pattern of a rule with validators or a mention cap below its verdict
-    reports every match, so each can be judged."""
+    `every_match` loop): an any-pattern of a rule with validators, a mention cap below its verdict
+    or excuse patterns reports every match, so each can be judged."""
     v = rule.get("validators") or {}
     validated = (v.get("min_entropy", 0) > 0 or v.get("min_length", 0) > 0 or v.get("placeholder")
                  or v.get("exempt_hashes") or v.get("exempt_identifiers"))
     capped = ORDER.get(rule.get("mention", "BLOCK"), 2) < ORDER.get(rule.get("verdict", "PASS"), 0)
-    return pattern.get("role", "any") == "any" and bool(validated or capped)
+    excused = any(q.get("role") == "excuse" for q in rule.get("patterns", []))
+    return pattern.get("role", "any") == "any" and bool(validated or capped or excused)
 
 
 def main():
