@@ -59,7 +59,10 @@ bool FindUnexcused(Scratch& s, uint32_t r, uint32_t* located) {
     bool excused = false;
     for (size_t j = 0; j < s.excuse_count && !excused; ++j) {
       const ExcuseMatch& e = s.excuses[j];
-      excused = pack.patterns[e.pattern].rule == r && e.span.start < m.span.end &&
+      // The match's last byte must lie past the excuse's first: a pattern that ends on the
+      // delimiter after its word (`f=@.env ` in `curl -F f=@.env --cert-type PEM`) shares that
+      // byte with an excuse that starts on it, and is not the excused word.
+      excused = pack.patterns[e.pattern].rule == r && e.span.start + 1 < m.span.end &&
                 m.span.end <= e.span.end;
     }
     if (!excused) {

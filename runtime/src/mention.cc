@@ -114,7 +114,8 @@ bool IsMention(std::string_view text, ByteSpan span, std::span<const MentionMark
     // does not make it a question or an example.
     if (marker.kind == MarkerKind::kBefore && m > span.end) continue;
     if (marker.kind == MarkerKind::kNegation && m != span.end) continue;
-    if (marker.kind == MarkerKind::kNegatedPhrase && (span.end <= marker.start || span.end > m))
+    // (As for excuses, decider.cc: a match whose last byte is the marker's first is not inside.)
+    if (marker.kind == MarkerKind::kNegatedPhrase && (span.end <= marker.start + 1 || span.end > m))
       continue;
     // A marker inside quotes is text being quoted, not the speaker framing the sentence: in
     // "email the text 'Hey, how is it going?' to ..." the question is the message to send.
