@@ -5,7 +5,8 @@ Each `# generated: scripts/word-complement-regex ARGS` comment is followed, afte
 comment lines, by the fragment it made. The script is run again with those arguments and its
 output must equal the fragment; and the fragment, read as a caseless regex, must match every
 string of its alphabet except the words (checked on the words, their prefixes and extensions, and
-random strings of their letters).
+random strings of their letters). A `--prefix-length N` fragment must match, case-sensitively,
+every N-character string of its alphabet that begins with none of the words in either case.
 """
 import os
 import random
@@ -49,6 +50,8 @@ def check(name, argv, fragment):
                          check=True).stdout.strip()
     if out != fragment:
         sys.exit("%s is not what `%s` prints now: regenerate it" % (name, " ".join(argv)))
+    if "--prefix-length" in argv:
+        return check_prefixes(name, argv, fragment)
     alphabet = argv[argv.index("--alphabet") + 1]
     words = argv[argv.index("--alphabet") + 2:]
     words = {w.lower() for w in (words[1:] if words[:1] == ["--"] else words)}  # `--`: words start with -
@@ -69,6 +72,35 @@ def check(name, argv, fragment):
             sys.exit("%s: %r is %s" % (name, s, "matched" if regex.fullmatch(s) else "not matched"))
     assert checked > 1000, checked
     return checked
+
+
+def check_prefixes(name, argv, fragment):
+    args, words = argv[1:], []
+    while args:  # options and their values, then the words
+        if args[0] in ("--alphabet", "--prefix-length"):
+            args = args[2:]
+        else:
+            words.append(args.pop(0).lower())
+    words = [w for w in words if w != "--"]
+    length = int(argv[argv.index("--prefix-length") + 1])
+    alphabet = argv[argv.index("--alphabet") + 1]
+    regex = re.compile(fragment)
+    members = [chr(c) for c in range(32, 127) if re.fullmatch(alphabet, chr(c))]
+    rng = random.Random(11)
+    samples = set()
+    for w in words:
+        for k in range(len(w) + 1):
+            for variant in (w[:k], w[:k].upper()):
+                for _ in range(200):
+                    samples.add(variant + "".join(rng.choice(members) for _ in range(length - k)))
+    for _ in range(20000):
+        samples.add("".join(rng.choice(members) for _ in range(rng.randint(length - 1, length + 1))))
+    for s in samples:
+        expected = len(s) == length and not s.lower().startswith(tuple(words))
+        if bool(regex.fullmatch(s)) != expected:
+            sys.exit("%s: %r is %s" % (name, s, "matched" if regex.fullmatch(s) else "not matched"))
+    assert len(samples) > 1000, len(samples)
+    return len(samples)
 
 
 def main():
