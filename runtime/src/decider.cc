@@ -43,8 +43,18 @@ void Raise(Scratch& s, doberman_status status) {
     } else {
       s.excusable_overflow = true;  // too many to judge: unexcused (fail closed)
     }
-  } else if (role == Role::kExcuse && s.excuse_count < kMaxExcuses) {
-    s.excuses[s.excuse_count++] = {p, span};
+  } else if (role == Role::kExcuse) {
+    // An excuse that can grow (`[^\n]*`) is reported at every end of one start: those widen the
+    // span already kept instead of filling the bound, where they would push out the excuses of
+    // the unit's other matches and rules.
+    for (size_t j = s.excuse_count; j-- > 0;) {
+      ExcuseMatch& kept = s.excuses[j];
+      if (kept.pattern == p && kept.span.start == span.start) {
+        kept.span.end = std::max(kept.span.end, span.end);
+        return;
+      }
+    }
+    if (s.excuse_count < kMaxExcuses) s.excuses[s.excuse_count++] = {p, span};
   }
 }
 

@@ -1,5 +1,6 @@
-// Test helper for white-box tests: loads the ctest fixture's default pack (built from packs/ with
-// the fixture key, under $DOBERMAN_TEST_PACKS) through the internal loader.
+// Test helper for white-box tests: loads a ctest fixture pack (the default pack built from packs/,
+// or the mini pack of tests/data, signed with the fixture key under $DOBERMAN_TEST_PACKS) through
+// the internal loader.
 #ifndef DOBERMAN_TESTS_API_DEFAULT_TEST_PACK_H_
 #define DOBERMAN_TESTS_API_DEFAULT_TEST_PACK_H_
 
@@ -15,8 +16,8 @@
 
 namespace doberman::internal {
 
-// The loaded pack, or null with `*error` saying why.
-inline std::unique_ptr<Pack> LoadDefaultTestPack(std::string* error) {
+// The pack at `relative` under the fixture folder, or null with `*error` saying why.
+inline std::unique_ptr<Pack> LoadTestPack(const std::string& relative, std::string* error) {
   const char* packs = std::getenv("DOBERMAN_TEST_PACKS");
   if (packs == nullptr) {
     *error = "DOBERMAN_TEST_PACKS is not set (run through ctest)";
@@ -24,7 +25,7 @@ inline std::unique_ptr<Pack> LoadDefaultTestPack(std::string* error) {
   }
   doberman_public_key key{};
   if (!ReadPublicKeyFile(std::string(packs) + "/test.pub", &key, error)) return nullptr;
-  std::ifstream in(std::string(packs) + "/default/default.dpack", std::ios::binary);
+  std::ifstream in(std::string(packs) + "/" + relative, std::ios::binary);
   const std::vector<uint8_t> bytes{std::istreambuf_iterator<char>(in),
                                    std::istreambuf_iterator<char>()};
   LoadOptions options;
@@ -32,6 +33,10 @@ inline std::unique_ptr<Pack> LoadDefaultTestPack(std::string* error) {
   std::unique_ptr<Pack> pack;
   if (LoadPack(bytes, options, &pack, error) != DOBERMAN_OK) return nullptr;
   return pack;
+}
+
+inline std::unique_ptr<Pack> LoadDefaultTestPack(std::string* error) {
+  return LoadTestPack("default/default.dpack", error);
 }
 
 }  // namespace doberman::internal
