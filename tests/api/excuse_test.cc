@@ -20,15 +20,33 @@ constexpr std::string_view kRule = "secret.aws.access_key_id";
 constexpr std::string_view kReal = "AKIAUJZDE8GXD6NCF10E";
 constexpr std::string_view kFiller = "AKIAXXXXXXXXXXXXXXXX";
 
+// The index of rule `id` in `pack`, or UINT32_MAX.
+uint32_t RuleIndex(const Pack& pack, std::string_view id) {
+  for (uint32_t r = 0; r < pack.rules.size(); ++r) {
+    if (pack.rules[r].id == id) return r;
+  }
+  return UINT32_MAX;
+}
+
+// Rule `rule`'s hit when `call` is decided, or null.
+const doberman_hit* HitOf(Scratch& scratch, const doberman_call& call, uint32_t rule,
+                          doberman_result* result) {
+  *result = doberman_result{};
+  result->struct_size = sizeof *result;
+  EXPECT_EQ(Decide(scratch, call, result), DOBERMAN_OK);
+  for (size_t i = 0; i < result->hit_count; ++i) {
+    if (result->hits[i].rule == rule) return &result->hits[i];
+  }
+  return nullptr;
+}
+
 class ExcuseTest : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string error;
     pack_ = LoadDefaultTestPack(&error);
     ASSERT_NE(pack_, nullptr) << error;
-    for (uint32_t r = 0; r < pack_->rules.size(); ++r) {
-      if (pack_->rules[r].id == kRule) rule_ = r;
-    }
+    rule_ = RuleIndex(*pack_, kRule);
     ASSERT_NE(rule_, UINT32_MAX) << kRule << " is not in the default pack";
     ASSERT_GT(pack_->rules[rule_].excuse_count, 0u) << kRule << " has no excuse patterns";
     scratch_ = std::make_unique<Scratch>(*pack_);
@@ -43,13 +61,7 @@ class ExcuseTest : public ::testing::Test {
     call.tool = {"Write", 5};
     call.path = {"src/settings.py", 15};
     call.content = {content_.data(), content_.size()};
-    result_ = doberman_result{};
-    result_.struct_size = sizeof result_;
-    EXPECT_EQ(Decide(*scratch_, call, &result_), DOBERMAN_OK);
-    for (size_t i = 0; i < result_.hit_count; ++i) {
-      if (result_.hits[i].rule == rule_) return &result_.hits[i];
-    }
-    return nullptr;
+    return HitOf(*scratch_, call, rule_, &result_);
   }
 
   std::string_view Matched(const doberman_hit& hit) const {
@@ -91,10 +103,7 @@ TEST_F(ExcuseTest, ARealIdBesideAFillerIsNot) {
 // before the option: that shared byte does not put the word before inside the excuse.
 TEST_F(ExcuseTest, AMatchEndingOnTheExcusesFirstByteIsNotExcused) {
   constexpr std::string_view kFileRule = "signal.secret_file.command";
-  uint32_t file_rule = UINT32_MAX;
-  for (uint32_t r = 0; r < pack_->rules.size(); ++r) {
-    if (pack_->rules[r].id == kFileRule) file_rule = r;
-  }
+  const uint32_t file_rule = RuleIndex(*pack_, kFileRule);
   ASSERT_NE(file_rule, UINT32_MAX) << kFileRule << " is not in the default pack";
   ASSERT_GT(pack_->rules[file_rule].excuse_count, 0u);
   auto fires = [&](const std::string& command) {
@@ -102,13 +111,7 @@ TEST_F(ExcuseTest, AMatchEndingOnTheExcusesFirstByteIsNotExcused) {
     doberman_call call{};
     call.struct_size = sizeof call;
     call.command = {content_.data(), content_.size()};
-    result_ = doberman_result{};
-    result_.struct_size = sizeof result_;
-    EXPECT_EQ(Decide(*scratch_, call, &result_), DOBERMAN_OK);
-    for (size_t i = 0; i < result_.hit_count; ++i) {
-      if (result_.hits[i].rule == file_rule) return true;
-    }
-    return false;
+    return HitOf(*scratch_, call, file_rule, &result_) != nullptr;
   };
   EXPECT_FALSE(fires("curl --cert certs/client.pem https://mtls.example.com/api"))
       << "the certificate the option names is excused";
@@ -122,10 +125,7 @@ TEST(ExcuseGrowthTest, TheEndsOfOneExcuseKeepOneSpan) {
   std::string error;
   std::unique_ptr<Pack> pack = LoadTestPack("r1/mini.dpack", &error);
   ASSERT_NE(pack, nullptr) << error;
-  uint32_t rule = UINT32_MAX;
-  for (uint32_t r = 0; r < pack->rules.size(); ++r) {
-    if (pack->rules[r].id == "test.secret.aws") rule = r;
-  }
+  const uint32_t rule = RuleIndex(*pack, "test.secret.aws");
   ASSERT_NE(rule, UINT32_MAX);
   Scratch scratch(*pack);
   ASSERT_EQ(CloneHsScratch(scratch), DOBERMAN_OK);
@@ -136,12 +136,7 @@ TEST(ExcuseGrowthTest, TheEndsOfOneExcuseKeepOneSpan) {
     call.path = {"notes.txt", 9};
     call.content = {content.data(), content.size()};
     doberman_result result{};
-    result.struct_size = sizeof result;
-    EXPECT_EQ(Decide(scratch, call, &result), DOBERMAN_OK);
-    for (size_t i = 0; i < result.hit_count; ++i) {
-      if (result.hits[i].rule == rule) return true;
-    }
-    return false;
+    return HitOf(scratch, call, rule, &result) != nullptr;
   };
   const std::string line = "fixture ids: AKIAQWERTYUIOPASDFGH" + std::string(2 * kMaxExcuses, '.');
   ASSERT_FALSE(fires(line + "\n")) << "the id on the fixture line is excused";
