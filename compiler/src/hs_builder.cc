@@ -100,6 +100,18 @@ bool KeepConditionsApart(size_t triggers, size_t conditions) {
   return conditions * 4 >= triggers && conditions > 0;
 }
 
+// In the prose scopes (typed prompts, tool output) a scope that folds its conditions still keeps
+// those with a start of match apart, in one conditional database. Hyperscan tracks a start of match
+// from every place such a pattern could begin, and an excuse of a sentence ("never share your
+// password ...") can begin at common words, so folded it is paid on every byte of every prompt: two
+// such excuses cost typed prompts 17 % and fetched text 13 % more instructions per decision. Apart,
+// it is paid only where its rule's trigger matched. Command segments are short and their triggers
+// match often, so there the separate pass costs more than the tracking (200-byte commands +14 %
+// with every start-of-match condition apart; docs/performance.md).
+bool KeepStartOfMatchApart(int scope) {
+  return scope == internal::kScopePrompt || scope == internal::kScopePromptText;
+}
+
 // One trigger database per scope, holding every pattern whose rule serves the scope, so that a
 // unit costs one hs_scan (plus its conditional database, when it has one and a trigger asked for
 // it). Scopes whose pattern lists are identical share one database. Grouping by the exact set of
@@ -227,6 +239,7 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
   // Each scope's triggers and the conditions it keeps apart (folded into the triggers when few).
   struct ScopePatterns {
     std::vector<uint32_t> triggers, conditions;
+    std::vector<uint32_t> start_of_match;  // conditions kept apart in one database of their own
   };
   std::vector<ScopePatterns> scopes(internal::kScopeCount);
   size_t scopes_apart = 0;
@@ -237,9 +250,16 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
       (is_condition[i] ? sp.conditions : sp.triggers).push_back(i);
     }
     if (!KeepConditionsApart(sp.triggers.size(), sp.conditions.size())) {
-      sp.triggers.insert(sp.triggers.end(), sp.conditions.begin(), sp.conditions.end());
+      std::vector<uint32_t> kept;
+      for (uint32_t id : sp.conditions) {
+        if (KeepStartOfMatchApart(scope) && pack.patterns[id].som)
+          kept.push_back(id);
+        else
+          sp.triggers.push_back(id);
+      }
       std::sort(sp.triggers.begin(), sp.triggers.end());
       sp.conditions.clear();
+      sp.start_of_match = std::move(kept);
     }
     scopes_apart += sp.conditions.empty() ? 0 : 1;
   }
@@ -247,6 +267,7 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
       SplitContentGates(pack, &scopes[internal::kScopeContent].triggers);
   std::vector<std::vector<std::vector<uint32_t>>> origin_groups(internal::kScopeCount);
   size_t extra = gates.size();
+  for (const ScopePatterns& sp : scopes) extra += sp.start_of_match.empty() ? 0 : 1;
   for (int scope : {internal::kScopePrompt, internal::kScopePromptText}) {
     origin_groups[scope] = SplitOrigins(pack, &scopes[scope].triggers);
     extra += origin_groups[scope].size();
@@ -279,6 +300,7 @@ std::vector<DatabaseGroup> GroupPerScope(const IrPack& pack) {
       for (std::vector<uint32_t>& cluster : SplitConditions(pack, scopes[scope].conditions, budget))
         add(bit, true, std::move(cluster));
     }
+    add(bit, true, std::move(scopes[scope].start_of_match));
   }
   return groups;
 }

@@ -39,6 +39,13 @@ sys.exit(0 if (k['test.turn.marker'], k['test.turn.negated'], k['test.turn.nulli
 expect_true "inspect prints no 'when ?' for rules without when:" bash -c "! \"$dobermanc\" inspect out/mini.dpack | grep -q 'when ?'"
 expect_true "inspect prints a when: program" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    when '"
 expect_true "databases stored compressed" grep -q "(lz4 " <("$dobermanc" inspect out/mini.dpack)
+"$dobermanc" build "$src/tests/data/start_of_match" --key k.key --out som >/dev/null 2>&1
+check "build start_of_match" 0 $?
+"$dobermanc" inspect som/start_of_match.dpack > som.txt
+expect_true "a prompt excuse is kept apart from the folded conditions" \
+  grep -q "^database *prompt (conditional), generic, 1 patterns" som.txt
+expect_true "a command excuse is folded into the trigger database" \
+  bash -c "grep -q '^database *command, generic, 6 patterns' som.txt && ! grep -q 'command (conditional)' som.txt"
 expect_true "inspect prints the patterns" bash -c "\"$dobermanc\" inspect out/mini.dpack | grep -q '^    any '"
 # The expressions live in their own blob (first in the blob area) under a digest in the signed
 # tables, not in the tables themselves; a damaged blob is refused by inspect and by verify.
