@@ -23,6 +23,20 @@ using namespace shell_parser;  // NOLINT(google-build-using-namespace): this fil
 // ---------------------------------------------------------------------------------------------------------
 // Commands to segments
 
+// The next detached script's slot, or nullptr when all kMaxDetachedScripts are taken: then the
+// command line holds a script that will not be read, which fails closed like a segment too many.
+std::string* ShellNormalizer::Impl::NewDetachedScript() {
+  SegmentList& out = *ctx.out;
+  if (out.detached_script_count >= SegmentList::kMaxDetachedScripts) {
+    ctx.Raise(ShellStatus::kTooManySegments);
+    return nullptr;
+  }
+  if (out.detached_scripts.size() == out.detached_script_count) out.detached_scripts.emplace_back();
+  std::string* script = &out.detached_scripts[out.detached_script_count++];
+  script->clear();
+  return script;
+}
+
 std::string* ShellNormalizer::Impl::NewSegment() {
   SegmentList* out = ctx.out;
   if (out->count - ctx.first >= ctx.max_segments) {
@@ -205,6 +219,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
+  NoteEchoedScript(lv, argv0, i, e);
   HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && !traits->runners.empty())
     HandleRunner(lv, *traits, i, e, depth, pipeline);
@@ -512,6 +527,61 @@ void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view a
     }
   }
   if (script_file) ReadPipelineHeredocsApart(lv, pipeline);
+}
+
+// `echo|printf TEXT > FILE` writes a file as `cat > FILE <<EOF` does: when FILE is named as a shell
+// script, or TEXT opens with a shell's `#!` line, TEXT is a script being written and becomes a
+// detached script, so that `echo 'rm -rf ~' > x.sh && bash x.sh` meets the rules its here-document
+// spelling meets. TEXT is the words after echo's options joined by spaces (printf's format and its
+// arguments alike: what the format would print is not worked out, every word is read), with `\n`
+// and `\t` read as escapes where echo -e or printf would; bounded by the input.
+void ShellNormalizer::Impl::NoteEchoedScript(const Level& lv, std::string_view argv0, size_t i,
+                                             size_t e) {
+  if (argv0 != "echo" && argv0 != "printf") return;
+  bool to_file = false;
+  bool script_name = false;
+  for (size_t j = i + 1; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) == 0 || (w.flags & (kHeredoc | kHereString)) != 0) continue;
+    const std::string_view v = View(lv, w);
+    if (v.substr(0, w.op).find('>') == std::string_view::npos) continue;
+    to_file = true;
+    script_name = script_name || IsShellScript(v.substr(w.op), {});
+  }
+  if (!to_file) return;
+  std::string text;
+  bool escapes = argv0 == "printf";
+  bool options = true;
+  for (size_t k = NextWord(lv, i + 1, e); k < e; k = NextWord(lv, k + 1, e)) {
+    const std::string_view v = View(lv, lv.words[k]);
+    if (options && argv0 == "echo" && v.size() >= 2 && v[0] == '-' &&
+        v.find_first_not_of("neE", 1) == std::string_view::npos) {
+      escapes = escapes || v.find('e') != std::string_view::npos;
+      continue;
+    }
+    if (options && argv0 == "printf" && v == "-v") return;  // printed into a variable, not a file
+    options = false;
+    if (!text.empty()) text.push_back(' ');
+    text.append(v);
+  }
+  if (escapes) {
+    std::string read;
+    read.reserve(text.size());
+    for (size_t k = 0; k < text.size(); ++k) {
+      if (text[k] == '\\' && k + 1 < text.size() && (text[k + 1] == 'n' || text[k + 1] == 't')) {
+        read.push_back(text[k + 1] == 'n' ? '\n' : '\t');
+        ++k;
+      } else {
+        read.push_back(text[k]);
+      }
+    }
+    text.swap(read);
+  }
+  if (!script_name && !IsShellScript({}, text)) return;
+  if (std::string* script = NewDetachedScript()) {
+    script->assign(text);
+    script->push_back('\n');
+  }
 }
 
 // Windows shells: `powershell|pwsh [options] -Command|-c WORDS...` and `cmd /c|/k WORDS...` run the

@@ -74,8 +74,9 @@ struct SegmentList {
   // written: their commands, for BLOCK only): here-document bodies that are shell scripts (a `#!`
   // line that runs a shell) written to a file or a pipe rather than run (`cat > deploy.sh
   // <<'EOF'`), and the commands ssh and kubectl exec send to another machine
-  // (shell_remote_commands.cc). At most kMaxDetachedScripts; the first `detached_script_count`
-  // entries are live.
+  // (shell_remote_commands.cc), and echo/printf text written to such a file. At most
+  // kMaxDetachedScripts (one more is kTooManySegments: a script left unread must not pass); the
+  // first `detached_script_count` entries are live.
   static constexpr size_t kMaxDetachedScripts = 8;
   std::vector<std::string> detached_scripts;
   size_t detached_script_count = 0;

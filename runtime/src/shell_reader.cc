@@ -347,11 +347,8 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     }
     const std::string_view body = in.substr(body_begin, body_end - body_begin);
     SegmentList& out = *ctx.out;
-    if (!h.commands && out.detached_script_count < SegmentList::kMaxDetachedScripts &&
-        (h.read_apart || IsShellScript({}, body))) {
-      if (out.detached_scripts.size() == out.detached_script_count)
-        out.detached_scripts.emplace_back();
-      out.detached_scripts[out.detached_script_count++].assign(body);
+    if (!h.commands && (h.read_apart || IsShellScript({}, body))) {
+      if (std::string* script = NewDetachedScript()) script->assign(body);
     }
     if (h.program_segment < out.count && !h.commands) {
       // A stdin program's text (NoteStdinProgram), without the body's last line break, so that it

