@@ -219,7 +219,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
-  NoteEchoedScript(lv, argv0, i, e);
+  NoteEchoedScript(lv, argv0, b, i, e);
   HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && !traits->runners.empty())
     HandleRunner(lv, *traits, i, e, depth, pipeline);
@@ -508,6 +508,16 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   carry(Ctx::Piped::kDecoded);
 }
 
+namespace {
+// The file an output redirection writes (`>x`, `>>x`, `&>x`), or empty for any other word.
+std::string_view OutputTarget(const Level& lv, const Word& w) {
+  if ((w.flags & kRedir) == 0 || (w.flags & (kHeredoc | kHereString)) != 0) return {};
+  const std::string_view v = View(lv, w);
+  if (v.substr(0, w.op).find('>') == std::string_view::npos) return {};
+  return v.substr(w.op);
+}
+}  // namespace
+
 // A here-document written to a file named as a shell script (`cat > deploy.sh <<'EOF'`, `cat <<EOF
 // | tee -a run.bash`) is a script being written, as a Write of that file is, whether or not its
 // body opens with a `#!` line: its body becomes a detached script when it is read
@@ -517,13 +527,10 @@ void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view a
   bool script_file = false;
   for (size_t j = b; j < e && !script_file; ++j) {
     const Word& w = lv.words[j];
-    const std::string_view v = View(lv, w);
     if ((w.flags & kRedir) != 0) {
-      const std::string_view op = v.substr(0, w.op);
-      script_file = (w.flags & (kHeredoc | kHereString)) == 0 &&
-                    op.find('>') != std::string_view::npos && IsShellScript(v.substr(w.op), {});
+      script_file = IsShellScript(OutputTarget(lv, w), {});
     } else if (argv0 == "tee" && j > i) {
-      script_file = IsShellScript(v, {});
+      script_file = IsShellScript(View(lv, w), {});
     }
   }
   if (script_file) ReadPipelineHeredocsApart(lv, pipeline);
@@ -535,18 +542,16 @@ void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view a
 // spelling meets. TEXT is the words after echo's options joined by spaces (printf's format and its
 // arguments alike: what the format would print is not worked out, every word is read), with `\n`
 // and `\t` read as escapes where echo -e or printf would; bounded by the input.
-void ShellNormalizer::Impl::NoteEchoedScript(const Level& lv, std::string_view argv0, size_t i,
-                                             size_t e) {
+void ShellNormalizer::Impl::NoteEchoedScript(const Level& lv, std::string_view argv0, size_t b,
+                                             size_t i, size_t e) {
   if (argv0 != "echo" && argv0 != "printf") return;
   bool to_file = false;
   bool script_name = false;
-  for (size_t j = i + 1; j < e; ++j) {
-    const Word& w = lv.words[j];
-    if ((w.flags & kRedir) == 0 || (w.flags & (kHeredoc | kHereString)) != 0) continue;
-    const std::string_view v = View(lv, w);
-    if (v.substr(0, w.op).find('>') == std::string_view::npos) continue;
+  for (size_t j = b; j < e; ++j) {  // from b: `>x.sh echo ...` writes the file too
+    const std::string_view target = OutputTarget(lv, lv.words[j]);
+    if (target.empty()) continue;
     to_file = true;
-    script_name = script_name || IsShellScript(v.substr(w.op), {});
+    script_name = script_name || IsShellScript(target, {});
   }
   if (!to_file) return;
   std::string text;

@@ -333,7 +333,7 @@ struct ShellNormalizer::Impl {
   void DetachRemoteStdin(Level& lv, size_t i, size_t e, size_t pipeline);
   void NoteScriptFileHeredocs(Level& lv, std::string_view argv0, size_t b, size_t i, size_t e,
                               size_t pipeline);
-  void NoteEchoedScript(const Level& lv, std::string_view argv0, size_t i, size_t e);
+  void NoteEchoedScript(const Level& lv, std::string_view argv0, size_t b, size_t i, size_t e);
   std::string* NewDetachedScript();
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
   void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,

@@ -70,6 +70,7 @@ TEST_F(ShellNormalizerTest, EchoedScriptsWrittenToFilesAreHandedOver) {
   } handed[] = {
       {"echo 'rm -rf ~' > /tmp/x.sh && bash /tmp/x.sh", "rm -rf ~\n"},
       {"echo rm -rf ~ >> run.bash", "rm -rf ~\n"},
+      {">/tmp/x.sh echo 'rm -rf ~'", "rm -rf ~\n"},  // the redirection first
       {"printf 'rm -rf /\\n' > run.sh", "rm -rf /\n\n"},
       {"echo -e '#!/bin/sh\\nrm -rf ~' > /tmp/x", "#!/bin/sh\nrm -rf ~\n"},
       // printf's format is not worked out: its arguments follow it, each still read
