@@ -4,9 +4,11 @@
 // again as command lines, find -exec commands become segments of their own, and the canonical
 // segment the command rules match is written. Also the public entry points (ShellNormalizer).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,6 +16,7 @@
 #include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
+#include "shell_printf.h"
 #include "units.h"
 
 namespace doberman::internal {
@@ -219,7 +222,12 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
+  NoteWrittenHeredocs(lv, argv0, b, i, e, pipeline);
   NoteEchoedScript(lv, argv0, b, i, e);
+  if (argv0 == "tee" && ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
+      ctx.piped_pipeline == pipeline) {
+    NoteWrittenTargets(lv, argv0, b, i, e, ctx.out->scratch.piped);
+  }
   HandleWindowsShell(lv, argv0, i, e, depth);
   if (traits != nullptr && !traits->runners.empty())
     HandleRunner(lv, *traits, i, e, depth, pipeline);
@@ -251,22 +259,11 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   if (with_redirs) AppendRedirs(s, lv, b, e);
   if (traits != nullptr && traits->stdin_program)
     NoteStdinProgram(lv, argv0, b, e, depth, pipeline);
+  if ((cmd.flags & kSubst) == 0)
+    NoteRunsOfWrittenFiles(lv, argv0, traits != nullptr && traits->shell, b, i, e);
   SubstituteVariables(lv, b, e, depth);
   if ((cmd.flags & kSubst) == 0) NoteFunctionCall(lv, name, i, e);
 }
-
-namespace {
-
-bool IsInlineProgram(std::string_view argv0) {
-  static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
-                                                "ruby", "node", "nodejs", "deno", "bun",
-                                                "php",  "lua",  "Rscript"};
-  if (std::find(std::begin(kNames), std::end(kNames), argv0) != std::end(kNames)) return true;
-  return argv0.substr(0, 6) == "python" || argv0.substr(0, 4) == "pypy" ||
-         argv0.substr(0, 3) == "lua";
-}
-
-}  // namespace
 
 // A program that runs the text on its stdin (`python3 - <<'EOF'`, `cat <<EOF | psql`,
 // `echo CODE | base64 -d | node`, `perl <<< CODE`): what its pipeline feeds it is its program,
@@ -413,6 +410,68 @@ void ShellNormalizer::Impl::HandleJoined(Level& lv, std::string_view head, size_
   aux.resize(mark);
 }
 
+namespace {
+
+// What echo or printf (argv0, its words i+1..e of `lv`) writes to its output, into *out without
+// echo's closing line break: echo's words after its options joined by spaces, with echo -e's
+// escapes read, and printf's format worked out over its arguments (shell_printf.h). Where that is
+// not worked out (a directive such as %x or %-10s, an unknown escape, more than 64 words or
+// `max_bytes`), the words themselves, printf's format left out when it holds a `%`: each word is
+// still read, as the rules would read it typed. False (nothing written) for `printf -v`, which
+// prints into a variable.
+bool PrintedText(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t max_bytes,
+                 std::string* out) {
+  constexpr size_t kMaxWords = 64;
+  std::array<std::string_view, kMaxWords> words{};
+  size_t n = 0;
+  size_t rest = e;  // the first word past kMaxWords
+  bool options = true;
+  bool escapes = false;
+  for (size_t k = NextWord(lv, i + 1, e); k < e; k = NextWord(lv, k + 1, e)) {
+    const std::string_view v = View(lv, lv.words[k]);
+    if (options && argv0 == "echo" && v.size() >= 2 && v[0] == '-' &&
+        v.find_first_not_of("neE", 1) == std::string_view::npos) {
+      // The last of -e and -E given wins, as in bash.
+      for (char c : v.substr(1)) escapes = c == 'e' || (escapes && c != 'E');
+      continue;
+    }
+    if (options && argv0 == "printf" && v == "-v") return false;
+    const bool end_of_options = options && argv0 == "printf" && v == "--";
+    options = false;
+    if (end_of_options) continue;
+    if (n == kMaxWords) {
+      rest = k;
+      break;
+    }
+    words[n++] = v;
+  }
+  out->clear();
+  const std::span<const std::string_view> all(words.data(), n);
+  if (rest == e && argv0 == "printf" && n > 0 &&
+      shell_printf::FormatPrintf(words[0], all.subspan(1), max_bytes, out)) {
+    return true;
+  }
+  out->clear();
+  auto append = [out](std::string_view v) {
+    if (!out->empty()) out->push_back(' ');
+    out->append(v);
+  };
+  if (rest == e && escapes) {
+    std::string joined;
+    for (std::string_view v : all) joined.append(joined.empty() ? "" : " ").append(v);
+    bool stop = false;
+    if (shell_printf::AppendEscaped(joined, shell_printf::Escapes::kEcho, out, &stop)) return true;
+    out->clear();
+  }
+  const bool skip_format =
+      argv0 == "printf" && n > 0 && words[0].find('%') != std::string_view::npos;
+  for (size_t k = skip_format ? 1 : 0; k < n; ++k) append(words[k]);
+  for (size_t k = rest; k < e; k = NextWord(lv, k + 1, e)) append(View(lv, lv.words[k]));
+  return true;
+}
+
+}  // namespace
+
 // Follows data along a pipeline towards a shell: the literal an echo or printf writes, then what a
 // base64 or hex decoder (base64 -d, basenc --base64 -d, openssl base64 -d, xxd -r -p) makes of it,
 // or of its own here-string. HandleShell parses the decoded text when a shell without -c reads it.
@@ -435,18 +494,25 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     ctx.piped_pipeline = pipeline;
   };
   if (argv0 == "echo" || argv0 == "printf") {
-    sc.piped.clear();
-    bool literal = true;
-    bool first = true;
-    for_args([&](const Word& w, std::string_view v) {
-      if ((w.flags & kSubst) != 0) literal = false;
-      const bool skip = first && ((argv0 == "echo" && v.size() >= 2 && v[0] == '-' &&
-                                   AllLetters(v.substr(1))) ||                    // -n, -e
-                                  (argv0 == "printf" && v.find('%') != v.npos));  // a format
-      if (!skip) first = false;
-      if (!skip) add_word(v);
-    });
+    bool literal = PrintedText(lv, argv0, i, e, norm.limits_.max_bytes, &sc.piped);
+    for_args(
+        [&](const Word& w, std::string_view) { literal = literal && (w.flags & kSubst) == 0; });
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);
+    return;
+  }
+  if (argv0 == "cat") {
+    // `cat FILE | sh` of a file this line wrote (shell_written_files.cc): its text, as echoed.
+    size_t operands = 0;
+    std::string_view file;
+    for_args([&](const Word&, std::string_view v) {
+      ++operands;
+      file = v;
+    });
+    const std::string* text = operands == 1 ? WrittenText(file) : nullptr;
+    if (text != nullptr && !text->empty()) {
+      sc.piped.assign(*text);
+      carry(Ctx::Piped::kLiteral);
+    }
     return;
   }
   if (argv0 == "find" || argv0 == "ls") {
@@ -539,9 +605,7 @@ void ShellNormalizer::Impl::NoteScriptFileHeredocs(Level& lv, std::string_view a
 // `echo|printf TEXT > FILE` writes a file as `cat > FILE <<EOF` does: when FILE is named as a shell
 // script, or TEXT opens with a shell's `#!` line, TEXT is a script being written and becomes a
 // detached script, so that `echo 'rm -rf ~' > x.sh && bash x.sh` meets the rules its here-document
-// spelling meets. TEXT is the words after echo's options joined by spaces (printf's format and its
-// arguments alike: what the format would print is not worked out, every word is read), with `\n`
-// and `\t` read as escapes where echo -e or printf would; bounded by the input.
+// spelling meets. TEXT is what the command prints (PrintedText).
 void ShellNormalizer::Impl::NoteEchoedScript(const Level& lv, std::string_view argv0, size_t b,
                                              size_t i, size_t e) {
   if (argv0 != "echo" && argv0 != "printf") return;
@@ -555,37 +619,13 @@ void ShellNormalizer::Impl::NoteEchoedScript(const Level& lv, std::string_view a
   }
   if (!to_file) return;
   std::string text;
-  bool escapes = argv0 == "printf";
-  bool options = true;
-  for (size_t k = NextWord(lv, i + 1, e); k < e; k = NextWord(lv, k + 1, e)) {
-    const std::string_view v = View(lv, lv.words[k]);
-    if (options && argv0 == "echo" && v.size() >= 2 && v[0] == '-' &&
-        v.find_first_not_of("neE", 1) == std::string_view::npos) {
-      escapes = escapes || v.find('e') != std::string_view::npos;
-      continue;
-    }
-    if (options && argv0 == "printf" && v == "-v") return;  // printed into a variable, not a file
-    options = false;
-    if (!text.empty()) text.push_back(' ');
-    text.append(v);
-  }
-  if (escapes) {
-    std::string read;
-    read.reserve(text.size());
-    for (size_t k = 0; k < text.size(); ++k) {
-      if (text[k] == '\\' && k + 1 < text.size() && (text[k + 1] == 'n' || text[k + 1] == 't')) {
-        read.push_back(text[k + 1] == 'n' ? '\n' : '\t');
-        ++k;
-      } else {
-        read.push_back(text[k]);
-      }
-    }
-    text.swap(read);
-  }
+  if (!PrintedText(lv, argv0, i, e, norm.limits_.max_bytes, &text)) return;
+  if (argv0 == "echo") text.push_back('\n');
+  NoteWrittenTargets(lv, argv0, b, i, e, text);
   if (!script_name && !IsShellScript({}, text)) return;
   if (std::string* script = NewDetachedScript()) {
     script->assign(text);
-    script->push_back('\n');
+    if (text.empty() || text.back() != '\n') script->push_back('\n');
   }
 }
 
@@ -802,9 +842,12 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
   out->scratch.fn_count = 0;   // and functions
   out->scratch.fn_calls = 0;
   out->scratch.call_arg_count = 0;
+  out->scratch.written_count = 0;  // and files written
+  out->scratch.written_overflow = false;
   Impl top(*this, ctx, command);
   top.ParseList(0, Close::kEof);
   top.ExpandFunctionCalls();
+  top.RunWrittenFiles();
   return ctx.status;
 }
 

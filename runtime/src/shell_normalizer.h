@@ -61,6 +61,8 @@ inline constexpr size_t kMaxShellVariableBytes = 4096;
 // per command line (one more is kTooManySegments, like any other exhausted bound).
 inline constexpr size_t kMaxShellFunctions = 16;
 inline constexpr size_t kMaxShellFunctionCalls = 16;
+// Files written by one command line whose later running is followed (see Normalize).
+inline constexpr size_t kMaxWrittenFiles = 8;
 
 struct SegmentList {
   std::vector<std::string> segments;  // only the first `count` entries are live; capacity is reused
@@ -74,7 +76,8 @@ struct SegmentList {
   // written: their commands, for BLOCK only): here-document bodies that are shell scripts (a `#!`
   // line that runs a shell) written to a file or a pipe rather than run (`cat > deploy.sh
   // <<'EOF'`), and the commands ssh and kubectl exec send to another machine
-  // (shell_remote_commands.cc), and echo/printf text written to such a file. At most
+  // (shell_remote_commands.cc), echo/printf text written to such a file, and a file the line
+  // writes and a shell then runs (shell_written_files.cc). At most
   // kMaxDetachedScripts (one more is kTooManySegments: a script left unread must not pass); the
   // first `detached_script_count` entries are live.
   static constexpr size_t kMaxDetachedScripts = 8;
@@ -112,6 +115,9 @@ struct SegmentList {
       // it feeds the shell of another machine (ssh host <<EOF) or is written to a file named as a
       // shell script (cat > x.sh <<EOF). ReadPipelineHeredocsApart sets it.
       bool read_apart = false;
+      // The body is written to a file named later in the line as a command to run (WrittenFile):
+      // the index of that file's entry, its text filled in when the body is read.
+      size_t written_file = static_cast<size_t>(-1);
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth
@@ -142,6 +148,18 @@ struct SegmentList {
     std::vector<std::string> call_args;
     size_t fn_calls = 0;
     size_t call_arg_count = 0;
+    // Files the command line writes (`echo 'rm -rf ~' > /tmp/x`, `cat > job <<EOF`) and whether a
+    // later command of the line runs them (`bash /tmp/x`, `. ./x`, `./job`, `python3 x.py`): the
+    // path as spelled, the text written, and how it is run (shell_written_files.cc). The first
+    // `written_count` live, at most kMaxWrittenFiles; `written_overflow` when one more was written.
+    struct WrittenFile {
+      std::string path, text;
+      bool run_by_shell = false;
+      size_t program_segment = static_cast<size_t>(-1);  // run by an interpreter: its segment
+    };
+    std::vector<WrittenFile> written;
+    size_t written_count = 0;
+    bool written_overflow = false;
     std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf, read_input,
         printf_words;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
@@ -200,10 +218,17 @@ class ShellNormalizer {
   //    line's own past max_segments. Calls inside an expanded body are not expanded (one level).
   //    Bounded by kMaxShellFunctions definitions and kMaxShellFunctionCalls expanded calls: a
   //    further call that would be expanded raises kTooManySegments.
-  //  - a shell reading its commands from a pipeline that writes a literal (`echo 'rm -rf /' | sh`)
-  //    or decodes one (`echo B64 | base64 -d | sh`, `base64 -d <<< B64 | bash`, `echo HEX | xxd -r
-  //    -p | sh`; base64 or hex, one layer) also gets that text parsed as a command line: only extra
-  //    segments, like the rewrite above;
+  //  - a file the line writes (echo or printf redirected, tee of an echoed literal, a
+  //    here-document saved by a redirection or tee) and a later command of the line runs (as its
+  //    command word, a shell's script or `<` input, `source`/`.`, `cat FILE | sh`, an
+  //    interpreter's program file) is read once the line has been read: by a shell, as commands
+  //    of this line and as a detached script; by an interpreter, as the program of its segment
+  //    (shell_written_files.cc). Bounded by kMaxWrittenFiles files; a run of a path after one more
+  //    was written raises kTooManySegments;
+  //  - a shell reading its commands from a pipeline that writes a literal (`echo 'rm -rf /' | sh`,
+  //    what printf prints: shell_printf.h) or decodes one (`echo B64 | base64 -d | sh`, `base64 -d
+  //    <<< B64 | bash`, `echo HEX | xxd -r -p | sh`; base64 or hex, one layer) also gets that text
+  //    parsed as a command line: only extra segments, like the rewrite above;
   //  - command lines carried inside another program's arguments are parsed too: the string
   //    literals an inline program passes to system/popen/exec-like calls or backticks (awk, python
   //    -c, perl -e, ruby -e, node -e, php -r ...), awk's `"cmd" | getline`, gdb's `-ex 'shell CMD'`

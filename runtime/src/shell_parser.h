@@ -11,6 +11,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -114,6 +115,17 @@ struct DecoderArgs {
     return decode && b64 ? Kind::kBase64 : Kind::kNotADecoder;
   }
 };
+
+// Interpreters that run program text given inline (`python3 -c`, `perl -e`, `node -e`, awk's
+// program) or on stdin: their shell calls are read (HandleEmbedded, NoteStdinProgram).
+inline bool IsInlineProgram(std::string_view argv0) {
+  static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
+                                                "ruby", "node", "nodejs", "deno", "bun",
+                                                "php",  "lua",  "Rscript"};
+  if (std::find(std::begin(kNames), std::end(kNames), argv0) != std::end(kNames)) return true;
+  return argv0.substr(0, 6) == "python" || argv0.substr(0, 4) == "pypy" ||
+         argv0.substr(0, 3) == "lua";
+}
 
 // An empty or blank substitution body (`$()`, `` `` ``) expands to nothing; it is elided from the
 // word so that `r$()m` reads as the `rm` bash runs.
@@ -225,6 +237,7 @@ struct Ctx {
   bool stop = false;          // the segment limit was hit: unwind without doing more work
   bool substituting = false;  // parsing a command rewritten with variable values: no second rewrite
   bool in_function = false;   // parsing a function body for a call: no nested call is expanded
+  bool in_written_file = false;  // parsing a written file that is run: nothing more is noted
   // What Scratch::piped / piped_decoded hold, and the depth and pipeline of the command that wrote
   // it (only a later command of that same pipeline reads it).
   // kPaths: the operands of `find` or `ls`, paths the command prints (for `| while read`, not for a
@@ -335,6 +348,16 @@ struct ShellNormalizer::Impl {
                               size_t pipeline);
   void NoteEchoedScript(const Level& lv, std::string_view argv0, size_t b, size_t i, size_t e);
   std::string* NewDetachedScript();
+  size_t NoteWrittenFile(std::string_view path, std::string_view text, bool append);
+  void NoteWrittenTargets(const Level& lv, std::string_view argv0, size_t b, size_t i, size_t e,
+                          std::string_view text);
+  void NoteWrittenHeredocs(Level& lv, std::string_view argv0, size_t b, size_t i, size_t e,
+                           size_t pipeline);
+  void NoteFileRun(std::string_view path, size_t program_segment);
+  void NoteRunsOfWrittenFiles(const Level& lv, std::string_view argv0, bool shell, size_t b,
+                              size_t i, size_t e);
+  const std::string* WrittenText(std::string_view path) const;
+  void RunWrittenFiles();
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
   void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,
                     size_t pipeline);

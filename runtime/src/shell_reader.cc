@@ -350,6 +350,10 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     if (!h.commands && (h.read_apart || IsShellScript({}, body))) {
       if (std::string* script = NewDetachedScript()) script->assign(body);
     }
+    if (!h.commands && h.written_file < out.scratch.written_count) {
+      // The body is the text of a file the line writes (NoteWrittenHeredocs), for a later run.
+      out.scratch.written[h.written_file].text.append(body);
+    }
     if (h.program_segment < out.count && !h.commands) {
       // A stdin program's text (NoteStdinProgram), without the body's last line break, so that it
       // reads as the same text given as a here-string. Bounded: each body is written once, to one

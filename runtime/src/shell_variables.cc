@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "encoded_runs.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
+#include "shell_printf.h"
 
 namespace doberman::internal {
 
@@ -109,31 +111,10 @@ size_t FindFunction(const SegmentList::Scratch& sc, std::string_view name) {
 constexpr size_t kMaxPrintfWords = 64;
 constexpr size_t kMaxPrintfBytes = 4096;
 
-// The character printf writes for the escape `\c` in its format, or 0 when it does not take it.
-char PrintfEscape(char c) {
-  switch (c) {
-    case 'n':
-      return '\n';
-    case 't':
-      return '\t';
-    case 'r':
-      return '\r';
-    case '\\':
-      return '\\';
-    case '"':
-      return '"';
-    case '\'':
-      return '\'';
-    default:
-      return 0;
-  }
-}
-
 // `printf FORMAT WORDS` (after "printf ") whose words are plain literals (quotes allowed; no
-// expansion, escape outside quotes or operator): what it prints. FORMAT's %s, %b, %d, %i and %%
-// take the words in turn, FORMAT is used again while words remain, as bash does, and \n, \t, \r,
-// \\ and quote escapes are the characters they name. `-v`, another directive or escape, or more
-// than the bounds: not resolved (false). `words` is scratch.
+// expansion, escape outside quotes or operator): what it prints (shell_printf::FormatPrintf), its
+// trailing line breaks dropped as a substitution drops them. `-v`, a directive or escape that is
+// not worked out, or more than the bounds: not resolved (false). `words` is scratch.
 bool PrintfLiteral(std::string_view inner, std::string* words, std::string* out) {
   std::array<std::pair<size_t, size_t>, kMaxPrintfWords> at{};  // offset, size in `words`
   size_t n = 0;
@@ -172,38 +153,14 @@ bool PrintfLiteral(std::string_view inner, std::string* words, std::string* out)
   }
   if (quote != 0) return false;
   if (in_word) at[n - 1].second = words->size() - at[n - 1].first;
-  auto word = [&](size_t k) { return std::string_view(*words).substr(at[k].first, at[k].second); };
+  std::array<std::string_view, kMaxPrintfWords> word{};
+  for (size_t k = 0; k < n; ++k)
+    word[k] = std::string_view(*words).substr(at[k].first, at[k].second);
   size_t first = 0;
-  if (first < n && word(first) == "--") ++first;
-  if (first == n || (!word(first).empty() && word(first)[0] == '-')) return false;
-  const std::string_view format = word(first);
-  out->clear();
-  size_t next = first + 1;
-  for (;;) {
-    bool took = false;
-    for (size_t k = 0; k < format.size(); ++k) {
-      const char c = format[k];
-      if (c == '\\' && k + 1 < format.size()) {
-        const char e = PrintfEscape(format[++k]);
-        if (e == 0) return false;
-        out->push_back(e);
-      } else if (c == '%') {
-        if (++k == format.size()) return false;
-        const char d = format[k];
-        if (d == '%') {
-          out->push_back('%');
-          continue;
-        }
-        if (d != 's' && d != 'b' && d != 'd' && d != 'i') return false;
-        took = true;
-        if (next < n) out->append(word(next++));
-      } else {
-        out->push_back(c);
-      }
-      if (out->size() > kMaxPrintfBytes) return false;
-    }
-    if (!took || next >= n) break;
-  }
+  if (first < n && word[first] == "--") ++first;
+  if (first == n || (!word[first].empty() && word[first][0] == '-')) return false;
+  const std::span<const std::string_view> args(word.data() + first + 1, n - first - 1);
+  if (!shell_printf::FormatPrintf(word[first], args, kMaxPrintfBytes, out)) return false;
   while (!out->empty() && out->back() == '\n') out->pop_back();
   return true;
 }

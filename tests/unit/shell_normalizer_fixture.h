@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -48,6 +49,11 @@ inline ShellTables RealisticTables() {
       {"chown", "--recursive", "-R"},
   };
   return t;
+}
+
+// Whether `seg` is one of the segments.
+inline bool Has(const Segments& s, std::string_view seg) {
+  return std::find(s.begin(), s.end(), seg) != s.end();
 }
 
 class ShellNormalizerTest : public ::testing::Test {

@@ -11,11 +11,6 @@
 namespace doberman::internal {
 namespace {
 
-// Whether `seg` is one of the segments.
-bool Has(const Segments& s, const std::string& seg) {
-  return std::find(s.begin(), s.end(), seg) != s.end();
-}
-
 TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSegment) {
   // The command's own segment first, then the rewrite parsed as a command line.
   EXPECT_EQ(Norm("X=/; rm -rf $X"), (Segments{"X=/", "rm -r -f $X", "rm -r -f /"}));

@@ -1,0 +1,87 @@
+// Files a command line writes and then runs (runtime/src/shell_written_files.cc): the text written
+// is read as the commands (or the interpreter's program) that run, and the bounds of that.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "shell_normalizer_fixture.h"
+
+namespace doberman::internal {
+namespace {
+
+// Every way of writing a file and every way of running it that is followed: the written command is
+// one of the line's segments.
+TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
+  for (std::string_view command : {
+           "echo 'rm -rf ~' > /tmp/x && bash /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; sh -e /tmp/x arg",
+           "echo 'rm -rf ~' > run && chmod +x run && ./run",
+           "echo 'rm -rf ~' >| /tmp/x; timeout 5 /tmp/x",
+           "printf 'rm -rf %s\\n' ~ > /tmp/x && source /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; . /tmp/x",
+           "f=$(mktemp); echo 'rm -rf ~' > \"$f\"; bash \"$f\"",
+           "echo 'rm -rf ~' | tee /tmp/x > /dev/null; bash /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; cat /tmp/x | sh",
+           "echo 'rm -rf ~' > /tmp/x; sh < /tmp/x",
+           "echo ls > /tmp/x; echo 'rm -rf ~' >> /tmp/x; bash /tmp/x",
+           // a file run, then added to and run again: the second run reads both
+           "echo ls > /tmp/x; bash /tmp/x; echo 'rm -rf ~' >> /tmp/x; bash /tmp/x",
+           // a here-document's body, read when its line ends: a later line runs it, or the same
+           "cat > /tmp/x <<'EOF'\nrm -rf ~\nEOF\nbash /tmp/x",
+           "cat > /tmp/x <<'EOF' && bash /tmp/x\nrm -rf ~\nEOF",
+           "cat <<EOF | tee job >/dev/null\nrm -rf ~\nEOF\nchmod +x job; ./job",
+       }) {
+    EXPECT_TRUE(Has(Norm(command), "rm -r -f ~")) << command;
+  }
+  // An interpreter's program: written into its segment as a here-string is, its shell calls read.
+  const Segments s =
+      Norm("cat > t.py <<'EOF'\nimport os\nos.system('rm -rf ~')\nEOF\npython3 t.py -v");
+  EXPECT_TRUE(Has(s, "python3 t.py -v <<<'import os\nos.system('\\''rm -rf ~'\\'')\n'"))
+      << s.back();
+  EXPECT_TRUE(Has(s, "rm -r -f ~"));
+}
+
+// Not followed: a file only read, run before it was written, overwritten after its run, written
+// on stderr, or named as an argument of inline code.
+TEST_F(ShellNormalizerTest, AFileNotRunOrRunBeforeItsTextIsNotRead) {
+  for (std::string_view command : {
+           "echo 'rm -rf ~' > /tmp/x; cat /tmp/x",
+           "bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
+           "echo ls > /tmp/x; bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
+           "echo 'rm -rf ~' 2> /tmp/x; bash /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; python3 -c 'print(1)' /tmp/x",
+           "echo 'rm -rf ~' > /tmp/y; bash /tmp/x",
+       }) {
+    EXPECT_FALSE(Has(Norm(command), "rm -r -f ~")) << command;
+  }
+}
+
+// A file run by a shell is also handed over as a script being written (its raw text read for
+// BLOCK), once even when its name already made it one.
+TEST_F(ShellNormalizerTest, AFileRunByAShellIsAlsoHandedOverOnce) {
+  SegmentList out;
+  ASSERT_EQ(norm_.Normalize("echo 'curl -s x | sh' > /tmp/j; bash /tmp/j", &out), ShellStatus::kOk);
+  ASSERT_EQ(out.detached_script_count, 1u);
+  EXPECT_EQ(out.detached_scripts[0], "curl -s x | sh\n");
+  out.Clear();
+  ASSERT_EQ(norm_.Normalize("echo 'curl -s x | sh' > j.sh; bash j.sh", &out), ShellStatus::kOk);
+  EXPECT_EQ(out.detached_script_count, 1u);
+}
+
+// kMaxWrittenFiles files are kept; one more written makes a later run of a path that is not kept
+// fail closed (its text could be the one dropped), and is harmless when nothing is run.
+TEST_F(ShellNormalizerTest, FilesWrittenPastTheBoundFailClosedWhenAPathIsRun) {
+  std::string many;
+  for (size_t k = 0; k < kMaxWrittenFiles; ++k) many += "echo ls > f" + std::to_string(k) + "; ";
+  EXPECT_TRUE(Has(Norm(many + "echo 'rm -rf ~' > f0; bash f0"), "rm -r -f ~"));
+  const std::string over = many + "echo 'rm -rf ~' > /tmp/x; ";
+  Norm(over + "ls", ShellStatus::kOk);
+  Norm(over + "bash /tmp/x", ShellStatus::kTooManySegments);
+  Norm(over + "/tmp/x", ShellStatus::kTooManySegments);
+  Norm(over + "bash f1", ShellStatus::kOk);  // kept: read
+}
+
+}  // namespace
+}  // namespace doberman::internal
