@@ -222,10 +222,10 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
-  NoteWrittenHeredocs(lv, argv0, b, i, e, pipeline);
+  if (!lv.heredocs.empty()) NoteWrittenHeredocs(lv, argv0, b, i, e, pipeline);
   NoteEchoedScript(lv, argv0, b, i, e);
-  if (argv0 == "tee" && ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
-      ctx.piped_pipeline == pipeline) {
+  if (ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
+      ctx.piped_pipeline == pipeline && argv0 == "tee") {
     NoteWrittenTargets(lv, argv0, b, i, e, ctx.out->scratch.piped);
   }
   HandleWindowsShell(lv, argv0, i, e, depth);
@@ -259,7 +259,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   if (with_redirs) AppendRedirs(s, lv, b, e);
   if (traits != nullptr && traits->stdin_program)
     NoteStdinProgram(lv, argv0, b, e, depth, pipeline);
-  if ((cmd.flags & kSubst) == 0)
+  const SegmentList::Scratch& sc = ctx.out->scratch;
+  if ((sc.written_count > 0 || sc.written_overflow) && (cmd.flags & kSubst) == 0)
     NoteRunsOfWrittenFiles(lv, argv0, traits != nullptr && traits->shell, b, i, e);
   SubstituteVariables(lv, b, e, depth);
   if ((cmd.flags & kSubst) == 0) NoteFunctionCall(lv, name, i, e);
@@ -500,7 +501,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);
     return;
   }
-  if (argv0 == "cat") {
+  if (sc.written_count > 0 && argv0 == "cat") {
     // `cat FILE | sh` of a file this line wrote (shell_written_files.cc): its text, as echoed.
     size_t operands = 0;
     std::string_view file;

@@ -119,6 +119,22 @@ struct DecoderArgs {
 // Interpreters that run program text given inline (`python3 -c`, `perl -e`, `node -e`, awk's
 // program) or on stdin: their shell calls are read (HandleEmbedded, NoteStdinProgram).
 inline bool IsInlineProgram(std::string_view argv0) {
+  // Every command is asked: most are rejected by their first letter before any comparison.
+  switch (argv0.empty() ? '\0' : argv0[0]) {
+    case 'a':
+    case 'b':
+    case 'd':
+    case 'g':
+    case 'l':
+    case 'm':
+    case 'n':
+    case 'p':
+    case 'r':
+    case 'R':
+      break;
+    default:
+      return false;
+  }
   static constexpr std::string_view kNames[] = {"awk",  "gawk", "mawk",   "nawk", "perl",
                                                 "ruby", "node", "nodejs", "deno", "bun",
                                                 "php",  "lua",  "Rscript"};

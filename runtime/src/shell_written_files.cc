@@ -152,11 +152,10 @@ void ShellNormalizer::Impl::NoteFileRun(std::string_view path, size_t program_se
 // The ways command argv0 (word i of `lv`, its segment just written) runs a file: as its command
 // word (`./job`, `/tmp/x`, `"$f"`), as a shell's script or standard input (`bash x`, `sh -e x
 // arg`, `sh < x`), sourced (`. x`, `source x`), or as an interpreter's program (`python3 x.py`,
-// `node x.js`, not `python3 -c CODE x`).
+// `node x.js`, not `python3 -c CODE x`). Called only once the line has written a file.
 void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_view argv0,
                                                    bool shell, size_t b, size_t i, size_t e) {
-  const SegmentList::Scratch& sc = ctx.out->scratch;
-  if ((sc.written_count == 0 && !sc.written_overflow) || ctx.in_written_file) return;
+  if (ctx.in_written_file) return;
   const std::string_view name = View(lv, lv.words[i]);
   if (name.find('/') != std::string_view::npos || name.substr(0, 1) == "$")
     NoteFileRun(name, kNone);
