@@ -573,6 +573,8 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     return;
   }
   carry(Ctx::Piped::kDecoded);
+  // `base64 -d <<< B64 > /tmp/r`: the decoded text is what the file holds, for a later run.
+  NoteWrittenTargets(lv, argv0, i, i, e, sc.piped_decoded);
 }
 
 namespace {

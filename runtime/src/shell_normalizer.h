@@ -219,12 +219,12 @@ class ShellNormalizer {
   //    Bounded by kMaxShellFunctions definitions and kMaxShellFunctionCalls expanded calls: a
   //    further call that would be expanded raises kTooManySegments.
   //  - a file the line writes (echo or printf redirected, tee of an echoed literal, a
-  //    here-document saved by a redirection or tee) and a later command of the line runs (as its
-  //    command word, a shell's script or `<` input, `source`/`.`, `cat FILE | sh`, an
-  //    interpreter's program file) is read once the line has been read: by a shell, as commands
-  //    of this line and as a detached script; by an interpreter, as the program of its segment
-  //    (shell_written_files.cc). Bounded by kMaxWrittenFiles files; a run of a path after one more
-  //    was written raises kTooManySegments;
+  //    here-document saved by a redirection or tee, a decoder's output) and a later command of the
+  //    line runs (as its command word, a shell's script or `<` input, `source`/`.`, `cat FILE |
+  //    sh`, an interpreter's program file) is read once the line has been read: by a shell, as
+  //    commands of this line and as a detached script; by an interpreter, as the program of its
+  //    segment (shell_written_files.cc). Bounded by kMaxWrittenFiles files; a run of a path after
+  //    one more was written raises kTooManySegments;
   //  - a shell reading its commands from a pipeline that writes a literal (`echo 'rm -rf /' | sh`,
   //    what printf prints: shell_printf.h) or decodes one (`echo B64 | base64 -d | sh`, `base64 -d
   //    <<< B64 | bash`, `echo HEX | xxd -r -p | sh`; base64 or hex, one layer) also gets that text

@@ -152,7 +152,8 @@ void ShellNormalizer::Impl::NoteFileRun(std::string_view path, size_t program_se
 // The ways command argv0 (word i of `lv`, its segment just written) runs a file: as its command
 // word (`./job`, `/tmp/x`, `"$f"`), as a shell's script or standard input (`bash x`, `sh -e x
 // arg`, `sh < x`), sourced (`. x`, `source x`), or as an interpreter's program (`python3 x.py`,
-// `node x.js`, not `python3 -c CODE x`). Called only once the line has written a file.
+// `python3 < x.py`, `node x.js`, not `python3 -c CODE x`). Called only once the line has written a
+// file.
 void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_view argv0,
                                                    bool shell, size_t b, size_t i, size_t e) {
   if (ctx.in_written_file) return;
@@ -162,12 +163,12 @@ void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_
   const bool interpreter = IsInlineProgram(argv0);
   if (!shell && !interpreter && argv0 != "source" && argv0 != ".") return;
   const size_t segment = interpreter ? ctx.out->count - 1 : kNone;
-  for (size_t j = b; j < e; ++j) {  // `sh < x`
+  for (size_t j = b; j < e; ++j) {  // `sh < x`, `python3 < t.py`
     const Word& w = lv.words[j];
     const std::string_view v = View(lv, w);
-    if (shell && (w.flags & kRedir) != 0 && (w.flags & (kHeredoc | kHereString)) == 0 &&
-        v.substr(0, w.op) == "<") {
-      NoteFileRun(v.substr(w.op), kNone);
+    if ((shell || interpreter) && (w.flags & kRedir) != 0 &&
+        (w.flags & (kHeredoc | kHereString)) == 0 && v.substr(0, w.op) == "<") {
+      NoteFileRun(v.substr(w.op), segment);
     }
   }
   for (size_t j = NextWord(lv, i + 1, e); j < e; j = NextWord(lv, j + 1, e)) {

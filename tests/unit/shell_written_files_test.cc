@@ -11,8 +11,8 @@
 namespace doberman::internal {
 namespace {
 
-// Every way of writing a file and every way of running it that is followed: the written command is
-// one of the line's segments.
+// Every way of writing a file (echo, printf, tee, a here-document, a decoder's output) and every
+// way of running it that is followed: the written command is one of the line's segments.
 TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
   for (std::string_view command : {
            "echo 'rm -rf ~' > /tmp/x && bash /tmp/x",
@@ -26,6 +26,8 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
            "echo 'rm -rf ~' > /tmp/x; cat /tmp/x | sh",
            "echo 'rm -rf ~' > /tmp/x; sh < /tmp/x",
            "echo ls > /tmp/x; echo 'rm -rf ~' >> /tmp/x; bash /tmp/x",
+           "base64 -d <<< cm0gLXJmIH4K > /tmp/r && bash /tmp/r",  // decoded, then run
+           "echo cm0gLXJmIH4K | base64 --decode > r; sh r",
            // a file run, then added to and run again: the second run reads both
            "echo ls > /tmp/x; bash /tmp/x; echo 'rm -rf ~' >> /tmp/x; bash /tmp/x",
            // a here-document's body, read when its line ends: a later line runs it, or the same
@@ -41,6 +43,8 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
   EXPECT_TRUE(Has(s, "python3 t.py -v <<<'import os\nos.system('\\''rm -rf ~'\\'')\n'"))
       << s.back();
   EXPECT_TRUE(Has(s, "rm -r -f ~"));
+  EXPECT_TRUE(
+      Has(Norm("echo 'import os; os.system(\"rm -rf ~\")' > t.py; python3 < t.py"), "rm -r -f ~"));
 }
 
 // Not followed: a file only read, run before it was written, overwritten after its run, written
