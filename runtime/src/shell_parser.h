@@ -143,6 +143,10 @@ inline bool IsInlineProgram(std::string_view argv0) {
          argv0.substr(0, 3) == "lua";
 }
 
+// The text last written to `path` earlier in the command line (SegmentList::Scratch::written; `x`
+// and `./x` are the same file), or null. shell_written_files.cc.
+const std::string* FindWrittenText(const SegmentList::Scratch& sc, std::string_view path);
+
 // An empty or blank substitution body (`$()`, `` `` ``) expands to nothing; it is elided from the
 // word so that `r$()m` reads as the `rm` bash runs.
 inline bool IsEmptyCommand(std::string_view s) {

@@ -281,12 +281,49 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
   return true;
 }
 
+// `cat FILE` or `< FILE` of a file this command line wrote earlier (shell_written_files.cc): its
+// text, trailing line breaks dropped as a substitution drops them (into `out`), within `max_bytes`.
+// `eval "$(cat /tmp/x)"` runs what `echo ... > /tmp/x` wrote. False for any other command.
+bool WrittenFileOutput(std::string_view inner, size_t max_bytes, const SegmentList::Scratch& sc,
+                       std::string* out) {
+  if (sc.written_count == 0) return false;
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
+    while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
+    return s;
+  };
+  inner = trim(inner);
+  if (inner.substr(0, 4) == "cat ") {
+    inner.remove_prefix(4);
+  } else if (inner.substr(0, 1) == "<") {
+    inner.remove_prefix(1);
+  } else {
+    return false;
+  }
+  inner = trim(inner);
+  if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"') &&
+      inner.back() == inner.front()) {
+    inner = inner.substr(1, inner.size() - 2);
+  }
+  if (inner.empty() || std::any_of(inner.begin(), inner.end(), [](char c) {
+        return IsBlank(c) || IsMeta(c) || c == '\'' || c == '"' || c == '`';
+      })) {
+    return false;
+  }
+  const std::string* text = FindWrittenText(sc, inner);
+  if (text == nullptr || text->size() > max_bytes) return false;
+  out->assign(*text);
+  while (!out->empty() && out->back() == '\n') out->pop_back();
+  return true;
+}
+
 // What the substitution `$(inner)` (or `<(inner)`) outputs when that is known: a printed or a
-// decoded literal (into `out`). False otherwise.
+// decoded literal, or a file the line wrote (into `out`). False otherwise.
 bool LiteralOutput(std::string_view inner, size_t max_bytes, SegmentList::Scratch& sc,
                    std::string* out) {
   return PrintedLiteral(inner, &sc.printf_words, out) ||
-         DecodedLiteral(inner, max_bytes, &sc.printf_words, &sc.encoded_buf, out);
+         DecodedLiteral(inner, max_bytes, &sc.printf_words, &sc.encoded_buf, out) ||
+         WrittenFileOutput(inner, max_bytes, sc, out);
 }
 
 // Appends `v` to `out` with every known `$NAME`, `${NAME}`, printed-literal `$(echo ...)` and

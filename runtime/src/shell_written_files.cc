@@ -119,14 +119,18 @@ void ShellNormalizer::Impl::NoteWrittenHeredocs(Level& lv, std::string_view argv
   });
 }
 
-// The text last written to `path` in this line, or null.
-const std::string* ShellNormalizer::Impl::WrittenText(std::string_view path) const {
-  const SegmentList::Scratch& sc = ctx.out->scratch;
+const std::string* shell_parser::FindWrittenText(const SegmentList::Scratch& sc,
+                                                 std::string_view path) {
   path = SamePath(path);
   for (size_t k = sc.written_count; k-- > 0;) {
     if (sc.written[k].path == path) return &sc.written[k].text;
   }
   return nullptr;
+}
+
+// The text last written to `path` in this line, or null.
+const std::string* ShellNormalizer::Impl::WrittenText(std::string_view path) const {
+  return FindWrittenText(ctx.out->scratch, path);
 }
 
 // `path` is run: by a shell (program_segment kNone) or as the program of the interpreter whose

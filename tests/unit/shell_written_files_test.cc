@@ -34,6 +34,9 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
            "cat > /tmp/x <<'EOF'\nrm -rf ~\nEOF\nbash /tmp/x",
            "cat > /tmp/x <<'EOF' && bash /tmp/x\nrm -rf ~\nEOF",
            "cat <<EOF | tee job >/dev/null\nrm -rf ~\nEOF\nchmod +x job; ./job",
+           // read back by a substitution that runs it
+           "echo 'rm -rf ~' > /tmp/x; eval \"$(cat /tmp/x)\"",
+           "echo 'rm -rf ~' > /tmp/x; sh -c \"$(< /tmp/x)\"",
        }) {
     EXPECT_TRUE(Has(Norm(command), "rm -r -f ~")) << command;
   }
