@@ -112,6 +112,8 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   // Whether this command is a `while` or `until` loop's condition (read below); any command ends
   // it.
   const bool loop_condition = std::exchange(loop_condition_next, false);
+  // `{ echo ...; } > f`: the redirection after a group writes what the group printed.
+  if (ctx.out->scratch.group_closed) NoteGroupOutput(lv, b, e, {});
   auto next = [&](size_t i) { return NextWord(lv, i, e); };
   auto skip_assignments = [&](size_t i) {
     while (i < e && IsAssignment(lv, lv.words[i])) i = next(i + 1);
@@ -496,6 +498,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   };
   if (argv0 == "echo" || argv0 == "printf") {
     bool literal = PrintedText(lv, argv0, i, e, norm.limits_.max_bytes, &sc.piped);
+    if (!sc.group_marks.empty()) NoteGroupOutput(lv, i, e, sc.piped);
     for_args(
         [&](const Word& w, std::string_view) { literal = literal && (w.flags & kSubst) == 0; });
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);
@@ -847,6 +850,9 @@ ShellStatus ShellNormalizer::Normalize(std::string_view command, SegmentList* ou
   out->scratch.call_arg_count = 0;
   out->scratch.written_count = 0;  // and files written
   out->scratch.written_overflow = false;
+  out->scratch.group_output.clear();
+  out->scratch.group_marks.clear();
+  out->scratch.group_closed = false;
   Impl top(*this, ctx, command);
   top.ParseList(0, Close::kEof);
   top.ExpandFunctionCalls();

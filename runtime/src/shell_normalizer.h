@@ -160,6 +160,13 @@ struct SegmentList {
     std::vector<WrittenFile> written;
     size_t written_count = 0;
     bool written_overflow = false;
+    // What the echo and printf commands of the groups being read print (`{ echo ...; } > f`,
+    // `( ... )`, a loop's `do ... done`, an if's `then ... fi`): `group_output` holds the open
+    // groups' text, from `group_marks` on for each; `closed_group_output` the text of the group
+    // that just closed, which a redirection right after it writes (`group_closed`).
+    std::string group_output, closed_group_output;
+    std::vector<size_t> group_marks;
+    bool group_closed = false;
     std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf, read_input,
         printf_words;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf
@@ -219,7 +226,8 @@ class ShellNormalizer {
   //    Bounded by kMaxShellFunctions definitions and kMaxShellFunctionCalls expanded calls: a
   //    further call that would be expanded raises kTooManySegments.
   //  - a file the line writes (echo or printf redirected, tee of an echoed literal, a
-  //    here-document saved by a redirection or tee, a decoder's output) and a later command of the
+  //    here-document saved by a redirection or tee, a decoder's output, what a group, loop body
+  //    or if branch printed with a redirection after it) and a later command of the
   //    line runs (as its command word, a shell's script or `<` input, `source`/`.`, `cat FILE |
   //    sh`, an interpreter's program file) is read once the line has been read: by a shell, as
   //    commands of this line and as a detached script; by an interpreter, as the program of its

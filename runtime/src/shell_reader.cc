@@ -162,7 +162,9 @@ void ShellNormalizer::Impl::OpenParen(size_t depth, ListState* st) {
     }
   }
   ++pos;
+  BeginGroupOutput();
   if (ParseList(depth + 1, Close::kParen, true)) TransferHeredocs(depth + 1, depth, st->pipeline);
+  EndGroupOutput();
 }
 
 // Reads a word in command position or as an argument; handles reserved words and `{ ...; }` groups.
@@ -203,9 +205,11 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
     if (v == "{") {
       drop();
       const size_t body = pos;
+      BeginGroupOutput();
       if (Enter(depth + 1) && ParseList(depth + 1, Close::kBrace, true)) {
         TransferHeredocs(depth + 1, depth, st->pipeline);
       }
+      EndGroupOutput();
       if (function_body) RememberFunction(in.substr(body, pos - body));
       return true;
     }
@@ -238,7 +242,12 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
     if (v == "if" || v == "then" || v == "else" || v == "elif" || v == "fi" || v == "do" ||
         v == "done" || v == "while" || v == "until" || v == "!" || v == "coproc") {
       loop_condition_next = v == "while" || v == "until";  // before drop(), which ends `v`
+      // A loop's or an if's body prints as a group does (`for ...; do echo ...; done > f`).
+      const bool opens = v == "do" || v == "then";
+      const bool closes = v == "done" || v == "fi";
       drop();
+      if (opens) BeginGroupOutput();
+      if (closes) EndGroupOutput();
       return true;
     }
   }

@@ -3,9 +3,11 @@
 // text that was written, so the shell normalizer reads it too, as commands or as the interpreter's
 // program, where the file name alone told the rules nothing. Part of the command policy
 // (shell_command_policy.cc); the state lives in SegmentList::Scratch::written.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "shell_normalizer.h"
 #include "shell_parser.h"
@@ -189,6 +191,51 @@ void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_
     }
     NoteFileRun(v, segment);
     return;
+  }
+}
+
+// A group opens (`{`, `(`, `do`, `then`): what its echo and printf commands print is collected
+// from here on. Bounded by the input: each command's text is added once, to one buffer.
+void ShellNormalizer::Impl::BeginGroupOutput() {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file) return;
+  sc.group_marks.push_back(sc.group_output.size());
+}
+
+// The group closes: its text is what a redirection right after it writes (NoteGroupOutput). An
+// outer group keeps it as part of its own.
+void ShellNormalizer::Impl::EndGroupOutput() {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file || sc.group_marks.empty()) return;
+  const size_t mark = std::min(sc.group_marks.back(), sc.group_output.size());
+  sc.group_marks.pop_back();
+  sc.closed_group_output.assign(sc.group_output, mark);
+  sc.group_closed = true;
+  if (sc.group_marks.empty()) sc.group_output.clear();
+}
+
+// Called for each command (words [b, e) of `lv`): an echo or printf inside a group adds what it
+// prints (`printed`, when it writes to its output rather than to a file of its own); a command
+// that is only output redirections right after a group (`{ echo ...; } > /tmp/x`) writes the
+// group's text to those files.
+void ShellNormalizer::Impl::NoteGroupOutput(const Level& lv, size_t b, size_t e,
+                                            std::string_view printed) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file) return;
+  const bool after_group = std::exchange(sc.group_closed, false);
+  bool redirected = false;
+  bool words = false;
+  for (size_t j = b; j < e; ++j) {
+    bool append = false;
+    redirected = redirected || WritesStdout(lv, lv.words[j], &append);
+    words = words || (lv.words[j].flags & kRedir) == 0;
+  }
+  if (after_group && !words && redirected) {
+    NoteWrittenTargets(lv, {}, b, b, e, sc.closed_group_output);
+  }
+  if (!sc.group_marks.empty() && !redirected && !printed.empty() &&
+      sc.group_output.size() + printed.size() <= norm.limits_.max_bytes) {
+    sc.group_output.append(printed).push_back('\n');
   }
 }
 

@@ -34,6 +34,12 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
            "cat > /tmp/x <<'EOF'\nrm -rf ~\nEOF\nbash /tmp/x",
            "cat > /tmp/x <<'EOF' && bash /tmp/x\nrm -rf ~\nEOF",
            "cat <<EOF | tee job >/dev/null\nrm -rf ~\nEOF\nchmod +x job; ./job",
+           // what a group, a loop's body or an if's branch printed, redirected after it
+           "{ echo 'rm -rf ~'; } > /tmp/x; bash /tmp/x",
+           "(echo ls; echo 'rm -rf ~') > /tmp/x; bash /tmp/x",
+           "for i in 1; do echo 'rm -rf ~'; done > /tmp/x; bash /tmp/x",
+           "if true; then echo 'rm -rf ~'; fi >> /tmp/x; sh /tmp/x",
+           "{ { echo ls; }; echo 'rm -rf ~'; } > /tmp/x; bash /tmp/x",
            // read back by a substitution that runs it
            "echo 'rm -rf ~' > /tmp/x; eval \"$(cat /tmp/x)\"",
            "echo 'rm -rf ~' > /tmp/x; sh -c \"$(< /tmp/x)\"",
@@ -54,12 +60,13 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
 // on stderr, or named as an argument of inline code.
 TEST_F(ShellNormalizerTest, AFileNotRunOrRunBeforeItsTextIsNotRead) {
   for (std::string_view command : {
-           "echo 'rm -rf ~' > /tmp/x; cat /tmp/x",
-           "bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; cat /tmp/x", "bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
            "echo ls > /tmp/x; bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
            "echo 'rm -rf ~' 2> /tmp/x; bash /tmp/x",
            "echo 'rm -rf ~' > /tmp/x; python3 -c 'print(1)' /tmp/x",
            "echo 'rm -rf ~' > /tmp/y; bash /tmp/x",
+           "{ echo 'rm -rf ~'; }; echo ls > /tmp/x; bash /tmp/x",     // the group is not redirected
+           "{ echo 'rm -rf ~' > /dev/null; } > /tmp/x; bash /tmp/x",  // nor is its echo's output
        }) {
     EXPECT_FALSE(Has(Norm(command), "rm -r -f ~")) << command;
   }
