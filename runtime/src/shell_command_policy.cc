@@ -113,7 +113,7 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   // it.
   const bool loop_condition = std::exchange(loop_condition_next, false);
   // `{ echo ...; } > f`: the redirection after a group writes what the group printed.
-  if (ctx.out->scratch.group_closed) NoteGroupOutput(lv, b, e, {});
+  if (ctx.out->scratch.group_closed) NoteGroupRedirection(lv, b, e);
   auto next = [&](size_t i) { return NextWord(lv, i, e); };
   auto skip_assignments = [&](size_t i) {
     while (i < e && IsAssignment(lv, lv.words[i])) i = next(i + 1);
@@ -498,7 +498,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   };
   if (argv0 == "echo" || argv0 == "printf") {
     bool literal = PrintedText(lv, argv0, i, e, norm.limits_.max_bytes, &sc.piped);
-    if (!sc.group_marks.empty()) NoteGroupOutput(lv, i, e, sc.piped);
+    if (!sc.group_marks.empty()) CollectGroupOutput(lv, i, e, sc.piped);
     for_args(
         [&](const Word& w, std::string_view) { literal = literal && (w.flags & kSubst) == 0; });
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);

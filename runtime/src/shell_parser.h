@@ -380,7 +380,8 @@ struct ShellNormalizer::Impl {
   void RunWrittenFiles();
   void BeginGroupOutput();
   void EndGroupOutput();
-  void NoteGroupOutput(const Level& lv, size_t b, size_t e, std::string_view printed);
+  void NoteGroupRedirection(const Level& lv, size_t b, size_t e);
+  void CollectGroupOutput(const Level& lv, size_t b, size_t e, std::string_view printed);
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
   void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,
                     size_t pipeline);

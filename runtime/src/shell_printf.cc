@@ -29,6 +29,8 @@ size_t ReadNumber(std::string_view text, size_t* k, int base, size_t max_digits,
   return n;
 }
 
+}  // namespace
+
 char SimpleEscape(char c) {
   switch (c) {
     case 'n':
@@ -57,8 +59,6 @@ char SimpleEscape(char c) {
       return 0;
   }
 }
-
-}  // namespace
 
 bool AppendEscaped(std::string_view text, Escapes style, std::string* out, bool* stop) {
   for (size_t k = 0; k < text.size();) {

@@ -17,6 +17,10 @@ namespace doberman::internal::shell_printf {
 // output at `\c`.
 enum class Escapes : uint8_t { kFormat, kEcho };
 
+// The character the one-letter escape `\c` names in bash's escapes (echo -e, printf, `$'...'`):
+// \n \t \r \a \b \f \v \e \E \\ \" \' \?; 0 for any other letter.
+char SimpleEscape(char c);
+
 // Appends `text` to `out` with its escapes read as bash reads them in `style`: \n \t \r \a \b \f
 // \v \e \\ \" \' \?, octal, \xHH, \uHHHH and \UHHHHHHHH. Sets *stop (when given) at echo's `\c`,
 // whose caller prints nothing more. False, with `out` partly written, at an escape bash does not

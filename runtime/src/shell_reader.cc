@@ -12,6 +12,7 @@
 
 #include "shell_normalizer.h"
 #include "shell_parser.h"
+#include "shell_printf.h"
 #include "units.h"
 
 namespace doberman::internal {
@@ -661,38 +662,11 @@ void ShellNormalizer::Impl::ReadAnsiC(std::string* sink) {
     }
     const char e = in[pos + 1];
     pos += 2;
+    if (const char simple = shell_printf::SimpleEscape(e); simple != 0) {
+      put(static_cast<unsigned char>(simple));
+      continue;
+    }
     switch (e) {
-      case 'a':
-        put(7);
-        break;
-      case 'b':
-        put(8);
-        break;
-      case 'e':
-      case 'E':
-        put(27);
-        break;
-      case 'f':
-        put(12);
-        break;
-      case 'n':
-        put(10);
-        break;
-      case 'r':
-        put(13);
-        break;
-      case 't':
-        put(9);
-        break;
-      case 'v':
-        put(11);
-        break;
-      case '\\':
-      case '\'':
-      case '"':
-      case '?':
-        put(static_cast<unsigned char>(e));
-        break;
       case 'c':  // \cX is control-X; the closing quote is never the X (bash finds it first)
         if (pos < in.size() && in[pos] != '\'') {
           put(static_cast<unsigned char>(in[pos]) & 0x1F);

@@ -107,6 +107,13 @@ size_t FindFunction(const SegmentList::Scratch& sc, std::string_view name) {
   return sc.fn_count;
 }
 
+// `s` without the white space around it.
+std::string_view TrimWhite(std::string_view s) {
+  while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
+  while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
+  return s;
+}
+
 // Bounds on a printf substitution that is resolved: its words and what it prints.
 constexpr size_t kMaxPrintfWords = 64;
 constexpr size_t kMaxPrintfBytes = 4096;
@@ -169,8 +176,7 @@ bool PrintfLiteral(std::string_view inner, std::string* words, std::string* out)
 // allowed, no expansion, escape or operator): what it prints, without the newline. Anything else is
 // not resolved (false). `words` is scratch for printf.
 bool PrintedLiteral(std::string_view inner, std::string* words, std::string* out) {
-  while (!inner.empty() && IsWhite(inner.front())) inner.remove_prefix(1);
-  while (!inner.empty() && IsWhite(inner.back())) inner.remove_suffix(1);
+  inner = TrimWhite(inner);
   bool printf = false;
   if (inner.substr(0, 5) == "echo ") {
     inner.remove_prefix(5);
@@ -219,18 +225,13 @@ bool PrintedLiteral(std::string_view inner, std::string* words, std::string* out
 // payload that does not decode within `max_bytes`, is not resolved (false).
 bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words,
                     std::string* encoded, std::string* out) {
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
-    while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
-    return s;
-  };
   // No expansion, escape, quote or operator: the word means what it says.
   auto plain = [](std::string_view w) {
     return std::none_of(w.begin(), w.end(), [](char c) {
       return c == '$' || c == '`' || c == '\\' || c == '\'' || c == '"' || IsMeta(c);
     });
   };
-  inner = trim(inner);
+  inner = TrimWhite(inner);
   std::string_view decoder;
   const size_t bar = inner.find('|');
   if (bar != std::string_view::npos) {
@@ -241,7 +242,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
     const size_t here = inner.find("<<<");
     if (here == std::string_view::npos) return false;
     decoder = inner.substr(0, here);
-    std::string_view literal = trim(inner.substr(here + 3));
+    std::string_view literal = TrimWhite(inner.substr(here + 3));
     if (literal.size() >= 2 && (literal.front() == '\'' || literal.front() == '"') &&
         literal.back() == literal.front()) {
       literal = literal.substr(1, literal.size() - 2);
@@ -249,7 +250,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
     if (!plain(literal) || std::any_of(literal.begin(), literal.end(), IsBlank)) return false;
     encoded->assign(literal);
   }
-  decoder = trim(decoder);
+  decoder = TrimWhite(decoder);
   DecoderArgs args;
   std::string_view argv0;
   for (size_t k = 0; k < decoder.size();) {
@@ -287,12 +288,7 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
 bool WrittenFileOutput(std::string_view inner, size_t max_bytes, const SegmentList::Scratch& sc,
                        std::string* out) {
   if (sc.written_count == 0) return false;
-  auto trim = [](std::string_view s) {
-    while (!s.empty() && IsWhite(s.front())) s.remove_prefix(1);
-    while (!s.empty() && IsWhite(s.back())) s.remove_suffix(1);
-    return s;
-  };
-  inner = trim(inner);
+  inner = TrimWhite(inner);
   if (inner.substr(0, 4) == "cat ") {
     inner.remove_prefix(4);
   } else if (inner.substr(0, 1) == "<") {
@@ -300,7 +296,7 @@ bool WrittenFileOutput(std::string_view inner, size_t max_bytes, const SegmentLi
   } else {
     return false;
   }
-  inner = trim(inner);
+  inner = TrimWhite(inner);
   if (inner.size() >= 2 && (inner.front() == '\'' || inner.front() == '"') &&
       inner.back() == inner.front()) {
     inner = inner.substr(1, inner.size() - 2);

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
 
 #include "shell_normalizer.h"
 #include "shell_parser.h"
@@ -22,6 +21,14 @@ namespace {
 std::string_view SamePath(std::string_view path) {
   while (path.substr(0, 2) == "./") path.remove_prefix(2);
   return path;
+}
+
+// The entry of `path` last written (SamePath already applied), or kNone.
+size_t FindWritten(const SegmentList::Scratch& sc, std::string_view path) {
+  for (size_t k = sc.written_count; k-- > 0;) {
+    if (sc.written[k].path == path) return k;
+  }
+  return kNone;
 }
 
 // Whether redirection word `w` sends the command's standard output to its target (`>x`, `>>x`,
@@ -65,13 +72,7 @@ size_t ShellNormalizer::Impl::NoteWrittenFile(std::string_view path, std::string
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (ctx.in_written_file) return kNone;
   path = SamePath(path);
-  size_t found = kNone;
-  for (size_t k = sc.written_count; k-- > 0;) {
-    if (sc.written[k].path == path) {
-      found = k;
-      break;
-    }
-  }
+  const size_t found = FindWritten(sc, path);
   const bool was_run = found != kNone && (sc.written[found].run_by_shell ||
                                           sc.written[found].program_segment != kNone);
   if (found != kNone && !was_run) {
@@ -123,11 +124,8 @@ void ShellNormalizer::Impl::NoteWrittenHeredocs(Level& lv, std::string_view argv
 
 const std::string* shell_parser::FindWrittenText(const SegmentList::Scratch& sc,
                                                  std::string_view path) {
-  path = SamePath(path);
-  for (size_t k = sc.written_count; k-- > 0;) {
-    if (sc.written[k].path == path) return &sc.written[k].text;
-  }
-  return nullptr;
+  const size_t k = FindWritten(sc, SamePath(path));
+  return k == kNone ? nullptr : &sc.written[k].text;
 }
 
 // The text last written to `path` in this line, or null.
@@ -141,18 +139,17 @@ const std::string* ShellNormalizer::Impl::WrittenText(std::string_view path) con
 void ShellNormalizer::Impl::NoteFileRun(std::string_view path, size_t program_segment) {
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (ctx.in_written_file || path.empty()) return;
-  path = SamePath(path);
-  for (size_t k = sc.written_count; k-- > 0;) {
-    SegmentList::Scratch::WrittenFile& f = sc.written[k];
-    if (f.path != path) continue;
-    if (program_segment == kNone) {
-      f.run_by_shell = true;
-    } else if (f.program_segment == kNone) {
-      f.program_segment = program_segment;
-    }
+  const size_t k = FindWritten(sc, SamePath(path));
+  if (k == kNone) {
+    if (sc.written_overflow) ctx.Raise(ShellStatus::kTooManySegments);
     return;
   }
-  if (sc.written_overflow) ctx.Raise(ShellStatus::kTooManySegments);
+  SegmentList::Scratch::WrittenFile& f = sc.written[k];
+  if (program_segment == kNone) {
+    f.run_by_shell = true;
+  } else if (f.program_segment == kNone) {
+    f.program_segment = program_segment;
+  }
 }
 
 // The ways command argv0 (word i of `lv`, its segment just written) runs a file: as its command
@@ -202,7 +199,7 @@ void ShellNormalizer::Impl::BeginGroupOutput() {
   sc.group_marks.push_back(sc.group_output.size());
 }
 
-// The group closes: its text is what a redirection right after it writes (NoteGroupOutput). An
+// The group closes: its text is what a redirection right after it writes (NoteGroupRedirection). An
 // outer group keeps it as part of its own.
 void ShellNormalizer::Impl::EndGroupOutput() {
   SegmentList::Scratch& sc = ctx.out->scratch;
@@ -214,29 +211,33 @@ void ShellNormalizer::Impl::EndGroupOutput() {
   if (sc.group_marks.empty()) sc.group_output.clear();
 }
 
-// Called for each command (words [b, e) of `lv`): an echo or printf inside a group adds what it
-// prints (`printed`, when it writes to its output rather than to a file of its own); a command
-// that is only output redirections right after a group (`{ echo ...; } > /tmp/x`) writes the
-// group's text to those files.
-void ShellNormalizer::Impl::NoteGroupOutput(const Level& lv, size_t b, size_t e,
-                                            std::string_view printed) {
+// A command right after a group closed (words [b, e) of `lv`): when it is only output
+// redirections (`{ echo ...; } > /tmp/x`), they write the group's text to their files.
+void ShellNormalizer::Impl::NoteGroupRedirection(const Level& lv, size_t b, size_t e) {
   SegmentList::Scratch& sc = ctx.out->scratch;
+  sc.group_closed = false;
   if (ctx.in_written_file) return;
-  const bool after_group = std::exchange(sc.group_closed, false);
   bool redirected = false;
-  bool words = false;
   for (size_t j = b; j < e; ++j) {
+    if ((lv.words[j].flags & kRedir) == 0) return;
     bool append = false;
     redirected = redirected || WritesStdout(lv, lv.words[j], &append);
-    words = words || (lv.words[j].flags & kRedir) == 0;
   }
-  if (after_group && !words && redirected) {
-    NoteWrittenTargets(lv, {}, b, b, e, sc.closed_group_output);
+  if (redirected) NoteWrittenTargets(lv, {}, b, b, e, sc.closed_group_output);
+}
+
+// An echo or printf (words [b, e) of `lv`) inside a group adds what it prints (`printed`) to the
+// group's text, unless it writes that to a file of its own.
+void ShellNormalizer::Impl::CollectGroupOutput(const Level& lv, size_t b, size_t e,
+                                               std::string_view printed) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file || sc.group_marks.empty() || printed.empty()) return;
+  for (size_t j = b; j < e; ++j) {
+    bool append = false;
+    if (WritesStdout(lv, lv.words[j], &append)) return;
   }
-  if (!sc.group_marks.empty() && !redirected && !printed.empty() &&
-      sc.group_output.size() + printed.size() <= norm.limits_.max_bytes) {
+  if (sc.group_output.size() + printed.size() <= norm.limits_.max_bytes)
     sc.group_output.append(printed).push_back('\n');
-  }
 }
 
 // Reads each written file that was run, once the line has been read (here-document bodies are
