@@ -31,16 +31,28 @@ inline size_t SkipBlanks(std::string_view code, size_t k) {
   return k;
 }
 
-// An argument list at `k` (its '['): Python's ['rm', '-rf', path], Node's execFile('rm', [...]).
-// Appends each element to `out` as a shell word after a space: a string literal as itself, anything
-// else (a variable, a call, an f-string) as "$ARG", which the rules judge as a value they cannot
-// see. Returns the index after the closing ']', or where the list stopped reading as one.
-inline size_t AppendArgumentList(std::string_view code, size_t k, std::string* out) {
+// Whether `lit` reads as a program's name or path (`rm`, `/bin/rm`, `python3.12`): no blanks or
+// shell syntax, so that the word is the same quoted or not.
+inline bool IsProgramName(std::string_view lit) {
+  for (const char c : lit) {
+    if (!shell_parser::IsNameChar(c) && c != '/' && c != '.' && c != '-') return false;
+  }
+  return !lit.empty();
+}
+
+// An argument list at `k` (its '['): Python's ['rm', '-rf', path], Node's execFile('rm', [...]);
+// or, with `close` ')' and `k` at the ',' after the program, the rest of a call's arguments (Ruby's
+// and Perl's system('rm', '-rf', path)). Appends each element to `out` as a shell word after a
+// space: a string literal as itself, anything else (a variable, a call, an f-string) as "$ARG",
+// which the rules judge as a value they cannot see. Returns the index after the closing ']' (not
+// after ')', which the caller's call ends with), or where the list stopped reading as one.
+inline size_t AppendArgumentList(std::string_view code, size_t k, std::string* out,
+                                 char close = ']') {
   constexpr size_t kMaxElements = 256;
   ++k;
   for (size_t n = 0; n < kMaxElements; ++n) {
     k = SkipBlanks(code, k);
-    if (k >= code.size() || code[k] == ']') break;
+    if (k >= code.size() || code[k] == close) break;
     out->push_back(' ');
     if (code[k] == '"' || code[k] == '\'') {
       size_t end = 0;
@@ -68,7 +80,7 @@ inline size_t AppendArgumentList(std::string_view code, size_t k, std::string* o
     if (k >= code.size() || code[k] != ',') break;
     ++k;
   }
-  return k < code.size() && code[k] == ']' ? k + 1 : k;
+  return close == ']' && k < code.size() && code[k] == ']' ? k + 1 : k;
 }
 
 }  // namespace command_literals
@@ -153,10 +165,19 @@ inline void AppendCommandLiterals(std::string_view code, bool backticks, std::st
       // execFile('rm', ['-rf', ...]): the program, then its argument list.
       size_t after = command_literals::SkipBlanks(code, end + 1);
       if (after < code.size() && code[after] == ',') {
+        const size_t comma = after;
         after = command_literals::SkipBlanks(code, after + 1);
         if (after < code.size() && code[after] == '[') {
           shell_parser::AppendQuoted(out, lit);
           p = command_literals::AppendArgumentList(code, after, out) - 1;
+          out->push_back('\n');
+          continue;
+        }
+        // system('rm', '-rf', path): a program's name, then its arguments. Only a name: a
+        // command line (popen('ls -l', 'r'), run('a;b', shell=True)) is emitted as it stands.
+        if (command_literals::IsProgramName(lit)) {
+          shell_parser::AppendQuoted(out, lit);
+          p = command_literals::AppendArgumentList(code, comma, out, ')') - 1;
           out->push_back('\n');
           continue;
         }

@@ -109,6 +109,7 @@ void ShellNormalizer::Impl::AppendArgs(std::string* s, const Level& lv, const Co
 void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t depth,
                                         size_t pipeline, bool with_redirs) {
   if (ctx.stop) return;
+  if (!ctx.out->scratch.group_marks.empty()) CountGroupCommand(false);
   // Whether this command is a `while` or `until` loop's condition (read below); any command ends
   // it.
   const bool loop_condition = std::exchange(loop_condition_next, false);
@@ -224,7 +225,10 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   HandleEmbedded(lv, argv0, i, e, depth);
   HandleRemoteCommand(lv, argv0, i, e, depth, pipeline);
   NoteScriptFileHeredocs(lv, argv0, b, i, e, pipeline);
-  if (!lv.heredocs.empty()) NoteWrittenHeredocs(lv, argv0, b, i, e, pipeline);
+  if (!lv.heredocs.empty()) {
+    NoteWrittenHeredocs(lv, argv0, b, i, e, pipeline);
+    if (argv0 == "cat") NoteGroupHeredocs(lv, b, e, pipeline);
+  }
   NoteEchoedScript(lv, argv0, b, i, e);
   if (ctx.piped == Ctx::Piped::kLiteral && ctx.piped_depth == depth &&
       ctx.piped_pipeline == pipeline && argv0 == "tee") {
@@ -498,9 +502,12 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   };
   if (argv0 == "echo" || argv0 == "printf") {
     bool literal = PrintedText(lv, argv0, i, e, norm.limits_.max_bytes, &sc.piped);
-    if (!sc.group_marks.empty()) CollectGroupOutput(lv, i, e, sc.piped);
     for_args(
         [&](const Word& w, std::string_view) { literal = literal && (w.flags & kSubst) == 0; });
+    if (!sc.group_marks.empty()) {
+      if (literal) CountGroupCommand(true);
+      CollectGroupOutput(lv, i, e, sc.piped);
+    }
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kLiteral : Ctx::Piped::kEmpty);
     return;
   }

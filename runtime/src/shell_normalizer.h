@@ -118,6 +118,9 @@ struct SegmentList {
       // The body is written to a file named later in the line as a command to run (WrittenFile):
       // the index of that file's entry, its text filled in when the body is read.
       size_t written_file = static_cast<size_t>(-1);
+      // The body is printed by a `cat` inside a group (NoteGroupHeredocs): part of what the group
+      // prints, for a redirection after it.
+      bool group_printed = false;
     };
     struct Level {
       std::string bytes;   // words of the command being assembled at this depth
@@ -163,10 +166,18 @@ struct SegmentList {
     // What the echo and printf commands of the groups being read print (`{ echo ...; } > f`,
     // `( ... )`, a loop's `do ... done`, an if's `then ... fi`): `group_output` holds the open
     // groups' text, from `group_marks` on for each; `closed_group_output` the text of the group
-    // that just closed, which a redirection right after it writes (`group_closed`).
+    // that just closed, which a redirection right after it writes (`group_closed`) or a pipe
+    // passes on (only when complete: every command inside printed known text or nothing).
+    struct GroupMark {
+      size_t from = 0;
+      // Commands read inside the group, and of them the echo and printf commands of known text:
+      // the group's text is complete when they are the same and nothing was dropped.
+      size_t commands = 0, known_prints = 0;
+      bool complete = true;
+    };
     std::string group_output, closed_group_output;
-    std::vector<size_t> group_marks;
-    bool group_closed = false;
+    std::vector<GroupMark> group_marks;
+    bool group_closed = false, closed_group_complete = false;
     std::string word_buf, printed_buf, encoded_buf, value_buf, loop_buf, read_input,
         printf_words;  // working buffers (capacity reused)
     // Data piped towards a shell (`echo B64 | base64 -d | sh`): the literal an echo or printf

@@ -382,6 +382,11 @@ struct ShellNormalizer::Impl {
   void EndGroupOutput();
   void NoteGroupRedirection(const Level& lv, size_t b, size_t e);
   void CollectGroupOutput(const Level& lv, size_t b, size_t e, std::string_view printed);
+  void MarkGroupOutputUnknown();
+  void CountGroupCommand(bool known_print);
+  void AddGroupText(std::string_view text);
+  void NoteGroupHeredocs(Level& lv, size_t b, size_t e, size_t pipeline);
+  void PipeGroupOutput(size_t depth, size_t pipeline);
   bool RunsShellFromStdin(const Level& lv, size_t k, size_t e) const;
   void HandleRunner(Level& lv, const CommandTraits& traits, size_t i, size_t e, size_t depth,
                     size_t pipeline);

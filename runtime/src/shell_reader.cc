@@ -166,6 +166,7 @@ void ShellNormalizer::Impl::OpenParen(size_t depth, ListState* st) {
   BeginGroupOutput();
   if (ParseList(depth + 1, Close::kParen, true)) TransferHeredocs(depth + 1, depth, st->pipeline);
   EndGroupOutput();
+  PipeGroupOutput(depth, st->pipeline);
 }
 
 // Reads a word in command position or as an argument; handles reserved words and `{ ...; }` groups.
@@ -211,6 +212,7 @@ bool ShellNormalizer::Impl::ReadCommandWord(size_t depth, ListState* st, Close c
         TransferHeredocs(depth + 1, depth, st->pipeline);
       }
       EndGroupOutput();
+      PipeGroupOutput(depth, st->pipeline);
       if (function_body) RememberFunction(in.substr(body, pos - body));
       return true;
     }
@@ -360,6 +362,7 @@ void ShellNormalizer::Impl::ReadHeredocBodies(size_t depth) {
     if (!h.commands && (h.read_apart || IsShellScript({}, body))) {
       if (std::string* script = NewDetachedScript()) script->assign(body);
     }
+    if (h.group_printed && !h.commands && h.program_segment >= out.count) AddGroupText(body);
     if (!h.commands && h.written_file < out.scratch.written_count) {
       // The body is the text of a file the line writes (NoteWrittenHeredocs), for a later run.
       out.scratch.written[h.written_file].text.append(body);

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "interpreter_options.h"
 #include "shell_normalizer.h"
 #include "shell_parser.h"
 
@@ -155,8 +156,8 @@ void ShellNormalizer::Impl::NoteFileRun(std::string_view path, size_t program_se
 // The ways command argv0 (word i of `lv`, its segment just written) runs a file: as its command
 // word (`./job`, `/tmp/x`, `"$f"`), as a shell's script or standard input (`bash x`, `sh -e x
 // arg`, `sh < x`), sourced (`. x`, `source x`), or as an interpreter's program (`python3 x.py`,
-// `python3 < x.py`, `node x.js`, not `python3 -c CODE x`). Called only once the line has written a
-// file.
+// `python3 -W ignore x.py`, `python3 < x.py`, `awk -f x`, not `python3 -c CODE x`; the options
+// are read by interpreter_options.h). Called only once the line has written a file.
 void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_view argv0,
                                                    bool shell, size_t b, size_t i, size_t e) {
   if (ctx.in_written_file) return;
@@ -174,18 +175,37 @@ void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_
       NoteFileRun(v.substr(w.op), segment);
     }
   }
+  bool options = true, subcommand = false;
   for (size_t j = NextWord(lv, i + 1, e); j < e; j = NextWord(lv, j + 1, e)) {
     const std::string_view v = View(lv, lv.words[j]);
-    if (v == "--") continue;
-    if (v.size() >= 2 && (v[0] == '-' || v[0] == '+')) {
-      // Code given inline (`sh -c`, `python3 -c`, `perl -e`, `node -e`, `php -r`, `-m module`):
-      // the operands after it are its arguments, not a file it runs.
-      const std::string_view inline_code = shell ? "c" : "cemrp";
-      if (v[1] != '-' && v.find_first_of(inline_code, 1) != std::string_view::npos) return;
-      if (v == "--eval" || v == "--print" || v == "--command") return;
-      if (shell && (v.back() == 'o' || v.back() == 'O')) j = NextWord(lv, j + 1, e);  // -o opt
+    if (options && v == "--") {
+      options = false;
       continue;
     }
+    if (options && v.size() >= 2 && (v[0] == '-' || (shell && v[0] == '+'))) {
+      std::string_view glued;
+      switch (ReadInterpreterOption(argv0, shell, v, &glued)) {
+        case OptionEffect::kFlag:
+          continue;
+        case OptionEffect::kTakesValue:  // `python3 -W ignore x.py`, `bash -o pipefail x`
+          j = NextWord(lv, j + 1, e);
+          continue;
+        case OptionEffect::kInlineCode:  // the operands after it are its arguments
+          return;
+        case OptionEffect::kProgramGlued:
+          NoteFileRun(glued, segment);
+          return;
+        case OptionEffect::kProgramNext:  // `awk -f prog.awk`
+          j = NextWord(lv, j + 1, e);
+          if (j < e) NoteFileRun(View(lv, lv.words[j]), segment);
+          return;
+      }
+    }
+    if (!subcommand && IsRunSubcommand(argv0, v)) {  // `deno run x.ts`
+      subcommand = true;
+      continue;
+    }
+    if (!shell && FirstOperandIsProgramText(argv0)) return;  // `awk '{...}' data`
     NoteFileRun(v, segment);
     return;
   }
@@ -196,19 +216,50 @@ void ShellNormalizer::Impl::NoteRunsOfWrittenFiles(const Level& lv, std::string_
 void ShellNormalizer::Impl::BeginGroupOutput() {
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (ctx.in_written_file) return;
-  sc.group_marks.push_back(sc.group_output.size());
+  sc.group_marks.push_back({sc.group_output.size(), 0, 0, true});
 }
 
-// The group closes: its text is what a redirection right after it writes (NoteGroupRedirection). An
-// outer group keeps it as part of its own.
+// The group closes: its text is what a redirection right after it writes (NoteGroupRedirection)
+// or a pipe after it passes on (PipeGroupOutput). An outer group keeps it as part of its own.
 void ShellNormalizer::Impl::EndGroupOutput() {
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (ctx.in_written_file || sc.group_marks.empty()) return;
-  const size_t mark = std::min(sc.group_marks.back(), sc.group_output.size());
+  const size_t mark = std::min(sc.group_marks.back().from, sc.group_output.size());
+  const SegmentList::Scratch::GroupMark& closing = sc.group_marks.back();
+  sc.closed_group_complete = closing.complete && closing.commands == closing.known_prints;
   sc.group_marks.pop_back();
   sc.closed_group_output.assign(sc.group_output, mark);
   sc.group_closed = true;
   if (sc.group_marks.empty()) sc.group_output.clear();
+}
+
+// A command inside the open groups printed text that is not known (or not kept): what they print
+// is incomplete, so it is never what a pipe after them passes on.
+void ShellNormalizer::Impl::MarkGroupOutputUnknown() {
+  for (SegmentList::Scratch::GroupMark& m : ctx.out->scratch.group_marks) m.complete = false;
+}
+
+// Inside the open groups, a command is read (EmitCommand), or a command read is an echo or printf
+// of known text (`known_print`, NotePipedData): when the two counts differ at a group's end, what
+// the group printed is not all known.
+void ShellNormalizer::Impl::CountGroupCommand(bool known_print) {
+  for (SegmentList::Scratch::GroupMark& m : ctx.out->scratch.group_marks)
+    ++(known_print ? m.known_prints : m.commands);
+}
+
+// A `{ ...; }` or `( ... )` group just closed at `depth` in `pipeline`: when every command in it
+// printed known text, that text is what the next command of the pipeline reads, as an echo's is
+// (`{ echo 'rm -rf ~'; } | sh`, `( printf ...; ) | tee x`). Loops and ifs are not passed on:
+// their conditions print too.
+void ShellNormalizer::Impl::PipeGroupOutput(size_t depth, size_t pipeline) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file || !sc.group_closed || !sc.closed_group_complete ||
+      sc.closed_group_output.empty())
+    return;
+  sc.piped.assign(sc.closed_group_output);
+  ctx.piped = Ctx::Piped::kLiteral;
+  ctx.piped_depth = depth;
+  ctx.piped_pipeline = pipeline;
 }
 
 // A command right after a group closed (words [b, e) of `lv`): when it is only output
@@ -230,14 +281,38 @@ void ShellNormalizer::Impl::NoteGroupRedirection(const Level& lv, size_t b, size
 // group's text, unless it writes that to a file of its own.
 void ShellNormalizer::Impl::CollectGroupOutput(const Level& lv, size_t b, size_t e,
                                                std::string_view printed) {
-  SegmentList::Scratch& sc = ctx.out->scratch;
-  if (ctx.in_written_file || sc.group_marks.empty() || printed.empty()) return;
   for (size_t j = b; j < e; ++j) {
     bool append = false;
     if (WritesStdout(lv, lv.words[j], &append)) return;
   }
-  if (sc.group_output.size() + printed.size() <= norm.limits_.max_bytes)
-    sc.group_output.append(printed).push_back('\n');
+  AddGroupText(printed);
+}
+
+// Adds `text` (a line a command inside the open groups prints) to their text, up to the input's
+// size; past it the text is incomplete.
+void ShellNormalizer::Impl::AddGroupText(std::string_view text) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  if (ctx.in_written_file || sc.group_marks.empty() || text.empty()) return;
+  if (sc.group_output.size() + text.size() <= norm.limits_.max_bytes) {
+    sc.group_output.append(text);
+    if (text.back() != '\n') sc.group_output.push_back('\n');
+  } else {
+    MarkGroupOutputUnknown();
+  }
+}
+
+// A `cat` (words [b, e) of `lv`) inside a group, its output not redirected, prints the
+// here-documents of its pipeline: each body is added to the group's text when it is read
+// (ReadHeredocBodies), `{ cat <<'EOF' ... EOF } > job`. Unless a shell or program reads it instead.
+void ShellNormalizer::Impl::NoteGroupHeredocs(Level& lv, size_t b, size_t e, size_t pipeline) {
+  if (ctx.in_written_file || ctx.out->scratch.group_marks.empty()) return;
+  for (size_t j = b; j < e; ++j) {
+    bool append = false;
+    if (WritesStdout(lv, lv.words[j], &append)) return;
+  }
+  for (Heredoc& h : lv.heredocs) {
+    if (h.pipeline == pipeline && !h.commands && h.written_file == kNone) h.group_printed = true;
+  }
 }
 
 // Reads each written file that was run, once the line has been read (here-document bodies are

@@ -40,6 +40,7 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
            "for i in 1; do echo 'rm -rf ~'; done > /tmp/x; bash /tmp/x",
            "if true; then echo 'rm -rf ~'; fi >> /tmp/x; sh /tmp/x",
            "{ { echo ls; }; echo 'rm -rf ~'; } > /tmp/x; bash /tmp/x",
+           "{ echo ls; cat <<'EOF'\nrm -rf ~\nEOF\n} > /tmp/x; bash /tmp/x",  // cat's here-document
            // read back by a substitution that runs it
            "echo 'rm -rf ~' > /tmp/x; eval \"$(cat /tmp/x)\"",
            "echo 'rm -rf ~' > /tmp/x; sh -c \"$(< /tmp/x)\"",
@@ -54,6 +55,26 @@ TEST_F(ShellNormalizerTest, AFileTheLineWritesAndRunsIsReadAsItsCommands) {
   EXPECT_TRUE(Has(s, "rm -r -f ~"));
   EXPECT_TRUE(
       Has(Norm("echo 'import os; os.system(\"rm -rf ~\")' > t.py; python3 < t.py"), "rm -r -f ~"));
+  // Options before the program file, some taking the next word as their value
+  // (interpreter_options.h): the file after them is still the program.
+  for (std::string_view command : {
+           "echo 'import os; os.system(\"rm -rf ~\")' > t.py; python3 -W ignore t.py",
+           "echo 'import os; os.system(\"rm -rf ~\")' > t.py; python3 -X dev -u t.py",
+           "echo 'require(\"child_process\").execSync(\"rm -rf ~\")' > t.js; node -r dotenv/config "
+           "t.js",
+           "echo 'require(\"child_process\").execSync(\"rm -rf ~\")' > t.js; node --require x t.js",
+           "echo 'system(\"rm -rf ~\")' > t.pl; perl -I lib -w t.pl",
+           "echo 'system(\"rm -rf ~\")' > t.pl; perl -MFile::Temp t.pl",
+           "echo 'system(\"rm -rf ~\")' > t.rb; ruby -r json t.rb",
+           "echo 'BEGIN { system(\"rm -rf ~\") }' > t.awk; awk -v x=1 -f t.awk data",
+           "echo 'BEGIN { system(\"rm -rf ~\") }' > t.awk; gawk --file=t.awk data",
+           "echo '<?php system(\"rm -rf ~\");' > t.php; php -d x=1 -f t.php",
+           "echo 'require(\"child_process\").execSync(\"rm -rf ~\")' > t.ts; deno run -A t.ts",
+           "echo 'rm -rf ~' > /tmp/x; bash --rcfile /dev/null /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; bash -o pipefail -- /tmp/x",
+       }) {
+    EXPECT_TRUE(Has(Norm(command), "rm -r -f ~")) << command;
+  }
 }
 
 // Not followed: a file only read, run before it was written, overwritten after its run, written
@@ -64,9 +85,15 @@ TEST_F(ShellNormalizerTest, AFileNotRunOrRunBeforeItsTextIsNotRead) {
            "echo ls > /tmp/x; bash /tmp/x; echo 'rm -rf ~' > /tmp/x",
            "echo 'rm -rf ~' 2> /tmp/x; bash /tmp/x",
            "echo 'rm -rf ~' > /tmp/x; python3 -c 'print(1)' /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; python3 -W ignore -c 'print(1)' /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; perl -lne 'print' /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; awk '{print}' /tmp/x",
+           "echo 'rm -rf ~' > /tmp/x; awk -f prog.awk /tmp/x",
            "echo 'rm -rf ~' > /tmp/y; bash /tmp/x",
            "{ echo 'rm -rf ~'; }; echo ls > /tmp/x; bash /tmp/x",     // the group is not redirected
            "{ echo 'rm -rf ~' > /dev/null; } > /tmp/x; bash /tmp/x",  // nor is its echo's output
+           "{ cat <<'EOF' > /dev/null\nrm -rf ~\nEOF\n} > /tmp/x; bash /tmp/x",  // nor cat's
+           "{ cat <<'EOF' | python3\nrm -rf ~\nEOF\n} > /tmp/x; bash /tmp/x",    // a program
        }) {
     EXPECT_FALSE(Has(Norm(command), "rm -r -f ~")) << command;
   }
@@ -95,6 +122,36 @@ TEST_F(ShellNormalizerTest, FilesWrittenPastTheBoundFailClosedWhenAPathIsRun) {
   Norm(over + "bash /tmp/x", ShellStatus::kTooManySegments);
   Norm(over + "/tmp/x", ShellStatus::kTooManySegments);
   Norm(over + "bash f1", ShellStatus::kOk);  // kept: read
+}
+
+// What a `{ ...; }` or `( ... )` group prints, passed down a pipe as an echo's text is: to a shell
+// (its commands), to tee (a file written), to an interpreter (its program). Only when every command
+// in the group printed known text: otherwise the program stays unseen.
+TEST_F(ShellNormalizerTest, AGroupsPrintedTextIsPipedOnWhenKnown) {
+  for (std::string_view command : {
+           "{ echo 'rm -rf ~'; } | sh", "( echo ls; echo 'rm -rf ~' ) | bash",
+           "{ printf 'rm -rf %s\\n' ~; } | bash -s",
+           "{ echo 'rm -rf ~'; } | tee /tmp/x > /dev/null; bash /tmp/x",
+           "{ { echo 'rm -rf ~'; }; } | sh",
+           "{ echo ls > /dev/null; echo 'rm -rf ~'; } | sh",  // a redirected echo prints nothing
+       }) {
+    EXPECT_TRUE(Has(Norm(command), "rm -r -f ~")) << command;
+  }
+  EXPECT_TRUE(Has(Norm("{ echo 'import os'; echo 'x = 1'; } | python3"),
+                  "python3 <<<'import os\nx = 1\n'"));
+  // Not passed on: a command of unknown output in the group (a cat, find's -exec echo, an echo of
+  // a variable), the group not piped, a loop (its condition prints too).
+  for (std::string_view command : {
+           "{ echo 'import os'; cat x; } | python3",
+           "{ echo 'import os'; find . -exec echo {} \\; ; } | python3",
+           "{ echo 'import os'; echo \"$X\"; } | python3",
+           "( echo 'import os'; X=1 ) | python3",
+       }) {
+    for (const std::string& segment : Norm(command))
+      EXPECT_EQ(segment.find("python3 <<<"), std::string::npos) << command << ": " << segment;
+  }
+  EXPECT_FALSE(Has(Norm("{ echo 'rm -rf ~'; }; sh"), "rm -r -f ~"));
+  EXPECT_FALSE(Has(Norm("for c in 1; do echo 'rm -rf ~'; done | sh"), "rm -r -f ~"));
 }
 
 }  // namespace
