@@ -217,13 +217,13 @@ doberman_status doberman_pack_get_info(const doberman_pack* pack, doberman_pack_
 }
 
 const char* doberman_rule_id(const doberman_pack* pack, uint32_t rule) {
-  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].id.c_str() : nullptr;
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].id.data() : nullptr;
 }
 const char* doberman_rule_reason(const doberman_pack* pack, uint32_t rule) {
-  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].reason.c_str() : nullptr;
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].reason.data() : nullptr;
 }
 const char* doberman_rule_message(const doberman_pack* pack, uint32_t rule) {
-  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].message.c_str() : nullptr;
+  return pack != nullptr && rule < pack->rules.size() ? pack->rules[rule].message.data() : nullptr;
 }
 
 doberman_status doberman_scratch_create(const doberman_pack* pack, doberman_scratch** out) {

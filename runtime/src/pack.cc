@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <tuple>
 
@@ -101,20 +102,45 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   const uint32_t pattern_count = fp.patterns() ? fp.patterns()->size() : 0;
   if (rule_count == 0) return Fail(DOBERMAN_E_STRUCTURE, "pack has no rules", error);
   pack->rules.resize(rule_count);
+  size_t text_bytes = 0;
+  for (uint32_t i = 0; i < rule_count; ++i) {
+    const fb::Rule* r = fp.rules()->Get(i);
+    for (const flatbuffers::String* s : {r->id(), r->family(), r->reason(), r->message()})
+      text_bytes += (s != nullptr ? s->size() : 0) + 1;
+  }
+  pack->rule_text = std::make_unique_for_overwrite<char[]>(text_bytes);
+  char* text_end = pack->rule_text.get();
+  auto keep = [&text_end](const flatbuffers::String* s) {
+    const size_t size = s != nullptr ? s->size() : 0;
+    if (size > 0) std::memcpy(text_end, s->data(), size);
+    text_end[size] = '\0';
+    const std::string_view kept(text_end, size);
+    text_end += size + 1;
+    return kept;
+  };
+  // Each rule's pattern list sized once (a hook process decodes every table on every call: growing
+  // thousands of small vectors one push at a time was a large part of its allocations).
+  std::vector<uint32_t> patterns_of_rule(rule_count, 0);
+  for (uint32_t i = 0; i < pattern_count; ++i) {
+    const uint32_t r = fp.patterns()->Get(i)->rule();
+    if (r < rule_count) ++patterns_of_rule[r];
+  }
   for (uint32_t i = 0; i < rule_count; ++i) {
     const fb::Rule* r = fp.rules()->Get(i);
     RuleInfo& rule = pack->rules[i];
-    rule.id = Str(r->id());
-    rule.family = Str(r->family());
+    rule.id = keep(r->id());
+    rule.family = keep(r->family());
     rule.secret_family = rule.family == "secret";
-    rule.reason = Str(r->reason());
-    rule.message = Str(r->message());
+    rule.reason = keep(r->reason());
+    rule.message = keep(r->message());
     rule.scopes = r->scopes();
     rule.verdict = ToVerdict(r->verdict());
     rule.tier = r->tier();
     if (rule.tier >= 1 && rule.verdict == DOBERMAN_BLOCK)
       rule.verdict = DOBERMAN_AUTH;  // tier 1 clamp
+    rule.patterns.reserve(patterns_of_rule[i]);
     if (r->tags()) {
+      rule.tags.reserve(r->tags()->size());
       for (uint32_t t : *r->tags()) {
         if (t >= pack->tags.size())
           return Fail(DOBERMAN_E_STRUCTURE, "rule tag out of range", error);
@@ -122,6 +148,7 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
       }
     }
     if (r->when()) {
+      rule.when.reserve(r->when()->size());
       for (const fb::WhenInstr* in : *r->when()) {
         WhenOp op;
         if (!WhenOpFromSchema(in->op(), &op))
@@ -175,8 +202,8 @@ doberman_status DecodeTables(const fb::Pack& fp, Pack* pack, std::string* error)
   for (const RuleInfo& rule : pack->rules) {
     if (rule.has_patterns != (rule.any_count + rule.all_count > 0) ||
         (rule.excuse_count > 0 && (rule.any_count == 0 || rule.validators.Any()))) {
-      return Fail(DOBERMAN_E_STRUCTURE, "rule '" + rule.id + "' pattern table is inconsistent",
-                  error);
+      return Fail(DOBERMAN_E_STRUCTURE,
+                  "rule '" + std::string(rule.id) + "' pattern table is inconsistent", error);
     }
   }
   if (!WhenOrderIsValid(*pack)) {
@@ -323,6 +350,7 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       entry->condition_bit = next_condition_bit;
       next_condition_bit <<= 1;
     }
+    entry->pattern_ids.reserve(c.db->pattern_ids()->size());
     for (uint32_t id : *c.db->pattern_ids()) {
       if (id >= pack->patterns.size())
         return Fail(DOBERMAN_E_STRUCTURE, "pattern id out of range", error);
@@ -341,9 +369,10 @@ doberman_status DeserializeDatabases(const fb::Pack& fp, std::span<const uint8_t
       if (c.conditional) rule_conditions[pack->patterns[id].rule] |= entry->condition_bit;
       entry->pattern_ids.push_back(id);
       entry->origins |= rule.origins;
-      for (int s = 0; s < kScopeCount; ++s) {
-        if (rule.decode && (rule.scopes & c.mask & (1u << s)))
-          pack->scopes[s].has_decode_rules = true;
+      if (rule.decode) {
+        for (int s = 0; s < kScopeCount; ++s) {
+          if ((rule.scopes & c.mask & (1u << s)) != 0) pack->scopes[s].has_decode_rules = true;
+        }
       }
     }
     if ((c.mask & wanted_scopes) == 0) {

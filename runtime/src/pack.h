@@ -11,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "blob_loader.h"
@@ -24,7 +25,8 @@
 namespace doberman::internal {
 
 struct RuleInfo {
-  std::string id, family, reason, message;
+  // Views into Pack::rule_text, each followed by a NUL (the C API hands them out as C strings).
+  std::string_view id, family, reason, message;
   bool secret_family = false;  // family == "secret": the hit's span is a value (RecordMatch), and
                                // it counts in a script being written (EvaluateUnit)
   uint32_t scopes = 0;
@@ -98,6 +100,9 @@ struct Pack {
   EnvelopeHeader header;
   std::string name, version, description, hs_version, platform;
   std::vector<RuleInfo> rules;
+  // The rules' id, family, reason and message, NUL-terminated, one block for all of them: a hook
+  // process decodes every rule on every call, and one allocation replaces two thousand.
+  std::unique_ptr<char[]> rule_text;
   std::vector<PatternInfo> patterns;
   std::vector<std::string> tags;
   std::array<ScopeDb, kScopeCount> scopes;
