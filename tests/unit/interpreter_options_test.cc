@@ -4,63 +4,78 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string_view>
 
 namespace doberman::internal {
 namespace {
 
-OptionEffect Read(std::string_view argv0, std::string_view option, bool shell = false) {
-  std::string_view glued;
-  return ReadInterpreterOption(argv0, shell, option, &glued);
+struct OptionCase {
+  std::string_view argv0, option;
+  bool shell;
+  OptionEffect effect;
+};
+
+void ExpectEffects(std::initializer_list<OptionCase> cases) {
+  for (const OptionCase& c : cases) {
+    std::string_view glued;
+    EXPECT_EQ(ReadInterpreterOption(c.argv0, c.shell, c.option, &glued), c.effect)
+        << c.argv0 << " " << c.option;
+  }
 }
 
 TEST(InterpreterOptionsTest, InlineCodeEndsTheSearchForAProgramFile) {
-  EXPECT_EQ(Read("python3", "-c"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("python3.12", "-Bc"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("python3", "-m"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("perl", "-lne"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("node", "-pe"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("node", "--eval"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("php", "-r"), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("bash", "-c", true), OptionEffect::kInlineCode);
-  EXPECT_EQ(Read("bash", "-ec", true), OptionEffect::kInlineCode);
+  ExpectEffects({
+      {"python3", "-c", false, OptionEffect::kInlineCode},
+      {"python3.12", "-Bc", false, OptionEffect::kInlineCode},
+      {"python3", "-m", false, OptionEffect::kInlineCode},
+      {"perl", "-lne", false, OptionEffect::kInlineCode},
+      {"node", "-pe", false, OptionEffect::kInlineCode},
+      {"node", "--eval", false, OptionEffect::kInlineCode},
+      {"php", "-r", false, OptionEffect::kInlineCode},
+      {"bash", "-c", true, OptionEffect::kInlineCode},
+      {"bash", "-ec", true, OptionEffect::kInlineCode},
+  });
 }
 
 TEST(InterpreterOptionsTest, OptionsTakingAValueTakeTheNextWordOnlyWhenAlone) {
-  EXPECT_EQ(Read("python3", "-W"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("python3", "-Wignore"), OptionEffect::kFlag);
-  // A value glued on is not read as letters: `-Wdefault` holds no -c.
-  EXPECT_EQ(Read("python3", "-Wdefault"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("python3", "-X"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("node", "-r"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("node", "--require"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("node", "--require=dotenv/config"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("ruby", "-r"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("ruby", "-rjson"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("perl", "-I"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("perl", "-MFile::Temp"), OptionEffect::kFlag);  // holds an `e`, not -e
-  EXPECT_EQ(Read("awk", "-v"), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("awk", "-F:"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("bash", "-o", true), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("bash", "+O", true), OptionEffect::kTakesValue);
-  EXPECT_EQ(Read("bash", "--rcfile", true), OptionEffect::kTakesValue);
-  // Letters another family gives a meaning to are flags here: python's -u, perl's -p, node's -m.
-  EXPECT_EQ(Read("python3", "-u"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("perl", "-p"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("node", "-m"), OptionEffect::kFlag);
-  EXPECT_EQ(Read("bash", "-x", true), OptionEffect::kFlag);
+  ExpectEffects({
+      {"python3", "-W", false, OptionEffect::kTakesValue},
+      {"python3", "-Wignore", false, OptionEffect::kFlag},
+      // A value glued on is not read as letters: `-Wdefault` holds no -c.
+      {"python3", "-Wdefault", false, OptionEffect::kFlag},
+      {"python3", "-X", false, OptionEffect::kTakesValue},
+      {"node", "-r", false, OptionEffect::kTakesValue},
+      {"node", "--require", false, OptionEffect::kTakesValue},
+      {"node", "--require=dotenv/config", false, OptionEffect::kFlag},
+      {"ruby", "-r", false, OptionEffect::kTakesValue},
+      {"ruby", "-rjson", false, OptionEffect::kFlag},
+      {"perl", "-I", false, OptionEffect::kTakesValue},
+      {"perl", "-MFile::Temp", false, OptionEffect::kFlag},  // holds an `e`, not -e
+      {"awk", "-v", false, OptionEffect::kTakesValue},
+      {"awk", "-F:", false, OptionEffect::kFlag},
+      {"bash", "-o", true, OptionEffect::kTakesValue},
+      {"bash", "+O", true, OptionEffect::kTakesValue},
+      {"bash", "--rcfile", true, OptionEffect::kTakesValue},
+      // Letters another family gives a meaning to are flags here: python's -u, perl's -p, node's
+      // -m, bash's -x.
+      {"python3", "-u", false, OptionEffect::kFlag},
+      {"perl", "-p", false, OptionEffect::kFlag},
+      {"node", "-m", false, OptionEffect::kFlag},
+      {"bash", "-x", true, OptionEffect::kFlag},
+  });
 }
 
 TEST(InterpreterOptionsTest, ProgramFileOptionsNameTheFile) {
   std::string_view glued;
-  EXPECT_EQ(Read("awk", "-f"), OptionEffect::kProgramNext);
+  ExpectEffects({{"awk", "-f", false, OptionEffect::kProgramNext},
+                 {"php", "-f", false, OptionEffect::kProgramNext},
+                 {"python3", "-f", false, OptionEffect::kFlag}});
   EXPECT_EQ(ReadInterpreterOption("awk", false, "-fprog.awk", &glued), OptionEffect::kProgramGlued);
   EXPECT_EQ(glued, "prog.awk");
   EXPECT_EQ(ReadInterpreterOption("gawk", false, "--file=p.awk", &glued),
             OptionEffect::kProgramGlued);
   EXPECT_EQ(glued, "p.awk");
-  EXPECT_EQ(Read("php", "-f"), OptionEffect::kProgramNext);
-  EXPECT_EQ(Read("python3", "-f"), OptionEffect::kFlag);
 }
 
 TEST(InterpreterOptionsTest, OperandsThatAreNotTheProgramFile) {
