@@ -373,19 +373,44 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
           continue;
         }
         // `${NAME:-WORD}`, `${NAME-WORD}`, `${NAME:=WORD}`, `${NAME=WORD}`: the value when NAME
-        // is known, else WORD, what an unset NAME gives at run time (`rm -rf "${DIR:-/}"`). WORD is
-        // taken when it is plain text (no expansion, quote or escape of its own).
+        // is known, else WORD, what an unset NAME gives at run time (`rm -rf "${DIR:-/}"`); HOME
+        // is set wherever an agent runs, so `${HOME:-/tmp}` is `${HOME}`. WORD is taken when it is
+        // plain text (no expansion, quote or escape of its own).
         size_t n = 0;
         while (n < name.size() && IsNameChar(name[n])) ++n;
         if (n > 0 && IsNameStart(name[0]) && n < name.size()) {
+          const std::string_view var = name.substr(0, n);
           std::string_view op = name.substr(n, name[n] == ':' ? 2 : 1);
           const std::string_view word = name.substr(n + op.size());
-          if ((op == ":-" || op == "-" || op == ":=" || op == "=") &&
-              word.find_first_of("$`{}'\"\\") == std::string_view::npos) {
-            const std::string* known = Lookup(sc, name.substr(0, n));
-            out->append(known != nullptr ? std::string_view(*known) : word);
+          const std::string* known = Lookup(sc, var);
+          auto append_var = [&]() {  // NAME's value, or a plain reference the rules read
+            if (known != nullptr) {
+              out->append(*known);
+            } else {
+              out->append("${").append(var).push_back('}');
+            }
             changed = true;
             k = close + 1;
+          };
+          if ((op == ":-" || op == "-" || op == ":=" || op == "=") &&
+              word.find_first_of("$`{}'\"\\") == std::string_view::npos) {
+            if (known == nullptr && var != "HOME") {
+              out->append(word);
+              changed = true;
+              k = close + 1;
+            } else {
+              append_var();
+            }
+            continue;
+          }
+          // `${NAME:?}`, `${NAME?message}` (an error when NAME is unset, else its value) and
+          // `${NAME%/}`, `${NAME%%/}` (the value without a trailing slash): NAME itself, so that
+          // `rm -rf "${HOME:?}"/` reads as `rm -rf "${HOME}"/`.
+          const bool strip_slash = name.substr(n) == "%/" || name.substr(n) == "%%/";
+          if (op == ":?" || op == "?" || strip_slash) {
+            append_var();
+            if (strip_slash && known != nullptr && !known->empty() && known->back() == '/')
+              out->pop_back();
             continue;
           }
         }

@@ -69,8 +69,18 @@ TEST_F(ShellNormalizerTest, DefaultValueExpansionsReadTheDefaultOfAnUnknownName)
   // A known name gives its value; a default holding another expansion is left as written.
   EXPECT_EQ(Norm("T=build; rm -rf \"${T:-/}\"").back(), "rm -r -f build");
   EXPECT_EQ(Norm("rm -rf \"${A:-$B}\"").back(), "rm -r -f ${A:-$B}");
-  // Other operators (`:+`, `#`, `%`) are not read.
+  // HOME is set wherever an agent runs: its default is never what runs.
+  EXPECT_EQ(Norm("rm -rf \"${HOME:-/tmp/x}\"").back(), "rm -r -f ${HOME}");
+  // `:?` and `?` (an error when unset, else the value) and `%/` (the value without a trailing
+  // slash) are the name itself: its value, or a plain reference.
+  EXPECT_EQ(Norm("rm -rf \"${HOME:?}\"/").back(), "rm -r -f ${HOME}/");
+  EXPECT_EQ(Norm("rm -rf ${HOME?unset}/*").back(), "rm -r -f ${HOME}/*");
+  EXPECT_EQ(Norm("rm -rf ${HOME%/}/").back(), "rm -r -f ${HOME}/");
+  EXPECT_EQ(Norm("D=/srv/; rm -rf ${D%/}/x").back(), "rm -r -f /srv/x");
+  EXPECT_EQ(Norm("D=/srv; rm -rf \"${D:?}\"").back(), "rm -r -f /srv");
+  // Other operators (`:+`, `#`, other `%` patterns) are not read.
   EXPECT_EQ(Norm("rm -rf \"${A:+/}\"").back(), "rm -r -f ${A:+/}");
+  EXPECT_EQ(Norm("rm -rf \"${A%.txt}\"").back(), "rm -r -f ${A%.txt}");
 }
 
 TEST_F(ShellNormalizerTest, PrintedLiteralSubstitutionsAreResolved) {
