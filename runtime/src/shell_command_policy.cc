@@ -787,6 +787,11 @@ void ShellNormalizer::Impl::HandleRunner(Level& lv, const CommandTraits& traits,
     for (const size_t start : starts) {
       if (start < e && !ctx.stop && Enter(depth + 1)) {
         EmitCommand(lv, start, e, depth + 1, pipeline, false);
+        // A command given as one string (`tmux new -d 'rm -rf ~'`) is a command line the runner
+        // hands to a shell, as a wrapper's is (EmitCommand).
+        const std::string_view first = View(lv, lv.words[start]);
+        if (std::any_of(first.begin(), first.end(), IsWhite))
+          HandleJoined(lv, std::string_view(), start, e, depth);
       }
     }
     return;

@@ -635,6 +635,8 @@ TEST_F(ShellNormalizerTest, ARunnersCommandIsACommandOfTheLine) {
   EXPECT_EQ(Norm("uv pip install requests"), Segments{"uv pip install requests"});
   EXPECT_EQ(Norm("poetry add requests"), Segments{"poetry add requests"});
   EXPECT_EQ(Norm("uv run"), Segments{"uv run"});
+  // A command given as one string (`tmux new -d 'rm -rf ~'`) is read as a command line too.
+  EXPECT_TRUE(Has(Norm("npx -y 'rm -rf /'"), "rm -r -f /"));
   // A stdin program run by a runner still reads its here-document.
   EXPECT_EQ(Norm("uv run python3 - <<'EOF'\nprint(1)\nEOF"),
             (Segments{"python3 - <<<print(1)", "uv run python3 - <<EOF"}));
