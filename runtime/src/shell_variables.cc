@@ -389,18 +389,16 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
             } else {
               out->append("${").append(var).push_back('}');
             }
-            changed = true;
-            k = close + 1;
           };
           if ((op == ":-" || op == "-" || op == ":=" || op == "=") &&
               word.find_first_of("$`{}'\"\\") == std::string_view::npos) {
             if (known == nullptr && var != "HOME") {
               out->append(word);
-              changed = true;
-              k = close + 1;
             } else {
               append_var();
             }
+            changed = true;
+            k = close + 1;
             continue;
           }
           // `${NAME:?}`, `${NAME?message}` (an error when NAME is unset, else its value) and
@@ -411,6 +409,8 @@ bool Substitute(SegmentList::Scratch& sc, std::string_view v, std::string* out, 
             append_var();
             if (strip_slash && known != nullptr && !known->empty() && known->back() == '/')
               out->pop_back();
+            changed = true;
+            k = close + 1;
             continue;
           }
         }

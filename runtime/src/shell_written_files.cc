@@ -42,6 +42,15 @@ bool WritesStdout(const Level& lv, const Word& w, bool* append) {
   return op == ">" || op == ">>" || op == ">|";
 }
 
+// Whether any of words [b, e) of `lv` sends the command's standard output to a file.
+bool RedirectsStdout(const Level& lv, size_t b, size_t e) {
+  bool append = false;
+  for (size_t j = b; j < e; ++j) {
+    if (WritesStdout(lv, lv.words[j], &append)) return true;
+  }
+  return false;
+}
+
 // Words of the command that name a file it writes: its stdout redirections, and tee's operands.
 template <typename F>
 void ForEachTarget(const Level& lv, std::string_view argv0, size_t b, size_t i, size_t e, F&& f) {
@@ -224,8 +233,8 @@ void ShellNormalizer::Impl::BeginGroupOutput() {
 void ShellNormalizer::Impl::EndGroupOutput() {
   SegmentList::Scratch& sc = ctx.out->scratch;
   if (ctx.in_written_file || sc.group_marks.empty()) return;
-  const size_t mark = std::min(sc.group_marks.back().from, sc.group_output.size());
   const SegmentList::Scratch::GroupMark& closing = sc.group_marks.back();
+  const size_t mark = std::min(closing.from, sc.group_output.size());
   sc.closed_group_complete = closing.complete && closing.commands == closing.known_prints;
   sc.group_marks.pop_back();
   sc.closed_group_output.assign(sc.group_output, mark);
@@ -281,11 +290,7 @@ void ShellNormalizer::Impl::NoteGroupRedirection(const Level& lv, size_t b, size
 // group's text, unless it writes that to a file of its own.
 void ShellNormalizer::Impl::CollectGroupOutput(const Level& lv, size_t b, size_t e,
                                                std::string_view printed) {
-  for (size_t j = b; j < e; ++j) {
-    bool append = false;
-    if (WritesStdout(lv, lv.words[j], &append)) return;
-  }
-  AddGroupText(printed);
+  if (!RedirectsStdout(lv, b, e)) AddGroupText(printed);
 }
 
 // Adds `text` (a line a command inside the open groups prints) to their text, up to the input's
@@ -305,11 +310,8 @@ void ShellNormalizer::Impl::AddGroupText(std::string_view text) {
 // here-documents of its pipeline: each body is added to the group's text when it is read
 // (ReadHeredocBodies), `{ cat <<'EOF' ... EOF } > job`. Unless a shell or program reads it instead.
 void ShellNormalizer::Impl::NoteGroupHeredocs(Level& lv, size_t b, size_t e, size_t pipeline) {
-  if (ctx.in_written_file || ctx.out->scratch.group_marks.empty()) return;
-  for (size_t j = b; j < e; ++j) {
-    bool append = false;
-    if (WritesStdout(lv, lv.words[j], &append)) return;
-  }
+  if (ctx.in_written_file || ctx.out->scratch.group_marks.empty() || RedirectsStdout(lv, b, e))
+    return;
   for (Heredoc& h : lv.heredocs) {
     if (h.pipeline == pipeline && !h.commands && h.written_file == kNone) h.group_printed = true;
   }
