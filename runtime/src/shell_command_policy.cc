@@ -191,6 +191,10 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
       }
     }
     if (with_redirs) AppendRedirs(s, lv, b, e);
+    // `exec 3<>/dev/tcp/$host/$port` and `> "$out"`: the redirections' targets are read with the
+    // known values too (a command with no redirection has nothing to rewrite but assignments,
+    // which RecordAssignments already read).
+    if (with_redirs && redirs) SubstituteVariables(lv, b, e, depth);
     return;
   }
 

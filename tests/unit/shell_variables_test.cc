@@ -39,6 +39,18 @@ TEST_F(ShellNormalizerTest, EarlierLiteralAssignmentsAreSubstitutedIntoAnExtraSe
   EXPECT_EQ(Norm("X=/ true; rm -rf $X").back(), "rm -r -f $X");
 }
 
+TEST_F(ShellNormalizerTest, ARedirectionOnlyCommandIsSubstitutedToo) {
+  // `exec` with only redirections, and a bare redirection, run nothing but open their targets:
+  // those are read with the known values as any command's words are.
+  EXPECT_EQ(Norm("h=10.0.0.1; p=4444; exec 3<>/dev/tcp/$h/$p"),
+            (Segments{"h=10.0.0.1", "p=4444", "exec 3<>/dev/tcp/$h/$p",
+                      "exec 3<>/dev/tcp/10.0.0.1/4444"}));
+  EXPECT_EQ(Norm("X=/etc/passwd; > $X"), (Segments{"X=/etc/passwd", ">$X", ">/etc/passwd"}));
+  // Nothing to substitute: no extra segment.
+  EXPECT_EQ(Norm("exec >/tmp/log"), Segments{"exec >/tmp/log"});
+  EXPECT_EQ(Norm("X=1; Y=$X"), (Segments{"X=1", "Y=$X"}));
+}
+
 TEST_F(ShellNormalizerTest, ALoopVariableStandsForEveryWordItTakes) {
   // `for f in WORDS` binds f to all the words at once (over-inclusive on purpose), so the body's
   // uses read as acting on each of them.
