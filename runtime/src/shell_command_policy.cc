@@ -176,12 +176,14 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   }
 
   if (i >= e) {  // nothing left to run
-    if (wrapper == kNone) RecordAssignments(lv, first, e);
     bool redirs = false;
     for (size_t j = b; j < e; ++j) redirs = redirs || (lv.words[j].flags & kRedir) != 0;
     if (wrapper == kNone && first >= e && !(with_redirs && redirs)) return;
     std::string* s = NewSegment();
-    if (s == nullptr) return;
+    if (s == nullptr) {
+      if (wrapper == kNone) RecordAssignments(lv, first, e);
+      return;
+    }
     if (wrapper != kNone) {
       AppendWord(s, Basename(View(lv, lv.words[wrapper])));
     } else {
@@ -193,8 +195,10 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     if (with_redirs) AppendRedirs(s, lv, b, e);
     // `exec 3<>/dev/tcp/$host/$port` and `> "$out"`: the redirections' targets are read with the
     // known values too (a command with no redirection has nothing to rewrite but assignments,
-    // which RecordAssignments already read).
-    if (with_redirs && redirs) SubstituteVariables(lv, b, e, depth);
+    // which RecordAssignments reads). A rewrite's parse records the assignments itself, with the
+    // values known before them: recording them here first would feed `X=$X/b` its own result.
+    const bool rewritten = with_redirs && redirs && SubstituteVariables(lv, b, e, depth);
+    if (wrapper == kNone && !rewritten) RecordAssignments(lv, first, e);
     return;
   }
 
@@ -252,9 +256,6 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
     HandleJoined(lv, std::string_view(), j, e, depth);
   } else if (argv0 == "find") {
     HandleFindExec(lv, i, e, depth, pipeline);
-  } else if (argv0 == "export" || argv0 == "declare" || argv0 == "local" || argv0 == "typeset" ||
-             argv0 == "readonly") {
-    RecordAssignments(lv, i + 1, e);
   } else if (argv0 == "for") {
     RecordLoopVariable(lv, i + 1, e);
   } else if (argv0 == "read") {
@@ -272,7 +273,17 @@ void ShellNormalizer::Impl::EmitCommand(Level& lv, size_t b, size_t e, size_t de
   const SegmentList::Scratch& sc = ctx.out->scratch;
   if ((sc.written_count > 0 || sc.written_overflow) && (cmd.flags & kSubst) == 0)
     NoteRunsOfWrittenFiles(lv, argv0, traits != nullptr && traits->shell, b, i, e);
-  SubstituteVariables(lv, b, e, depth);
+  // Assignments and `set --` are recorded after the rewrite, and only when there was none: its
+  // parse records them with the values known before them (`export X=$X/b` is X's old value plus
+  // /b, `set -- "$2" "$1"` swaps).
+  if (!SubstituteVariables(lv, b, e, depth)) {
+    if (argv0 == "export" || argv0 == "declare" || argv0 == "local" || argv0 == "typeset" ||
+        argv0 == "readonly") {
+      RecordAssignments(lv, i + 1, e);
+    } else if (argv0 == "set") {
+      RecordPositionalParameters(lv, i + 1, e);
+    }
+  }
   if ((cmd.flags & kSubst) == 0) NoteFunctionCall(lv, name, i, e);
 }
 

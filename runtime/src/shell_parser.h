@@ -423,6 +423,7 @@ struct ShellNormalizer::Impl {
   size_t RememberVariable(std::string_view name, std::string_view raw, bool append);
   void RecordAssignments(const Level& lv, size_t j, size_t e);
   void RecordLoopVariable(const Level& lv, size_t j, size_t e);
+  void RecordPositionalParameters(const Level& lv, size_t j, size_t e);
   void RecordReadVariables(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
                            bool loop_condition);
   void RecordMapfileArray(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
@@ -430,7 +431,7 @@ struct ShellNormalizer::Impl {
   std::string_view LoopFeed(size_t from) const;
   bool KnownStdin(const Level& lv, size_t j, size_t e, size_t depth, size_t pipeline,
                   bool loop_condition);
-  void SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
+  bool SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth);
   void ReadProcessSubstScript(Level& lv, size_t i, size_t e, size_t depth);
   void RememberFunction(std::string_view body);
   void NoteFunctionCall(const Level& lv, std::string_view name, size_t i, size_t e);

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "encoded_runs.h"
 #include "shell_normalizer.h"
@@ -741,12 +742,57 @@ void ShellNormalizer::Impl::RecordLoopVariable(const Level& lv, size_t j, size_t
   if (slot != std::string::npos) ctx.out->scratch.var_is_list[slot] = 1;
 }
 
+// `set -- ARGS`, or `set ARGS` whose first is not an option: the positional parameters become ARGS
+// (read with the values known now, all before any is bound, so `set -- "$2" "$1"` swaps), and
+// `set -- rm -rf ~; "$@"` reads as deleting the home directory. Options alone (`set -e`, `set -o
+// pipefail`) leave them as they were.
+void ShellNormalizer::Impl::RecordPositionalParameters(const Level& lv, size_t j, size_t e) {
+  bool listed = false;  // `--` seen: even no ARGS sets them (to none)
+  for (; j < e; ++j) {
+    const Word& w = lv.words[j];
+    if ((w.flags & kRedir) != 0) continue;
+    const std::string_view v = View(lv, w);
+    if (v == "--") {
+      listed = true;
+      ++j;
+      break;
+    }
+    if (v.empty() || (v[0] != '-' && v[0] != '+')) break;
+    if (v == "-o" || v == "+o") ++j;  // names an option
+  }
+  if (j >= e && !listed) return;
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  std::string& all = sc.loop_buf;
+  all.clear();
+  // Where each of $1..$9 starts and ends in `all`, which joins them all for `$@`.
+  std::array<std::pair<size_t, size_t>, 9> spans{};
+  size_t count = 0;
+  bool over = false;
+  for (; j < e && !over; ++j) {
+    if ((lv.words[j].flags & kRedir) != 0) continue;
+    if (count > 0) all.push_back(' ');
+    const size_t start = all.size();
+    Substitute(sc, View(lv, lv.words[j]), &all, kMaxShellVariableBytes, &over);
+    if (count < spans.size()) spans[count] = {start, all.size()};
+    ++count;
+  }
+  char position[2] = {'1', '\0'};
+  for (size_t k = 0; k < spans.size(); ++k, ++position[0]) {
+    const std::string_view value =
+        k < count ? std::string_view(all).substr(spans[k].first, spans[k].second - spans[k].first)
+                  : std::string_view();
+    RememberVariable(std::string_view(position, 1), value, /*append=*/false);
+  }
+  RememberVariable("@", all, /*append=*/false);
+  RememberVariable("*", all, /*append=*/false);
+}
+
 // When the command made of words [b, e) names a remembered variable or prints a literal through
 // `$(echo ...)`, it is written again with the values in place and parsed as a command line (its
 // segments follow the command's own). Inside that parse nothing is rewritten again, which bounds
-// the work to one rewrite per command.
-void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth) {
-  if (ctx.substituting || ctx.stop) return;
+// the work to one rewrite per command. Returns whether that parse ran.
+bool ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_t e, size_t depth) {
+  if (ctx.substituting || ctx.stop) return false;
   SegmentList::Scratch& sc = ctx.out->scratch;
   // Without remembered variables only `$(echo ...)` and `${NAME:-WORD}` can be rewritten.
   const std::string_view needle = sc.var_count > 0 ? "$" : "$(";
@@ -755,13 +801,15 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
     const std::string_view v = View(lv, lv.words[j]);
     found = v.find(needle) != std::string_view::npos || v.find("${") != std::string_view::npos;
   }
-  if (!found) return;
+  if (!found) return false;
   std::string& text = sc.substituted;
   text.clear();
   std::string& word = sc.word_buf;
   bool changed = false;
   bool over = false;
   const size_t cap = norm.limits_.max_bytes;
+  bool assigning = true;   // still before the command word
+  bool declaring = false;  // after export, declare, local, typeset or readonly
   for (size_t j = b; j < e && !over; ++j) {
     const Word& w = lv.words[j];
     std::string_view v = View(lv, w);
@@ -775,7 +823,20 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
     // the loop and B in the next, so the rules see each as a word of its own.
     const bool each_argument = v == "$@" || v == "${@}" || IsLoopListReference(sc, v);
     changed = Substitute(sc, v, &word, cap, &over) || changed;
-    if (((w.flags & kQuoted) != 0 && !each_argument) || (w.flags & kRedir) != 0) {
+    // Assignments before the command and after a declaration builtin (`X=$V cmd`, `export X=$V`)
+    // are not split: V's blanks stay in X.
+    const bool assignment = (assigning || declaring) && IsAssignment(lv, w);
+    if ((w.flags & kRedir) == 0 && !assignment && assigning) {
+      assigning = false;
+      declaring =
+          v == "export" || v == "declare" || v == "local" || v == "typeset" || v == "readonly";
+    }
+    if (assignment) {
+      // Its name stays bare, so that the rewrite still reads as an assignment.
+      const size_t eq = word.find('=') + 1;
+      text.append(word, 0, eq);
+      AppendLiteralWord(&text, std::string_view(word).substr(eq));
+    } else if (((w.flags & kQuoted) != 0 && !each_argument) || (w.flags & kRedir) != 0) {
       AppendLiteralWord(&text, word);
     } else {  // an unquoted expansion splits into words, as bash splits it
       size_t k = 0;
@@ -795,15 +856,16 @@ void ShellNormalizer::Impl::SubstituteVariables(const Level& lv, size_t b, size_
     }
     over = over || text.size() > cap;
   }
-  if (!changed) return;
+  if (!changed) return false;
   if (over) {
     ctx.Raise(ShellStatus::kTooLong);
-    return;
+    return false;
   }
   ctx.substituting = true;
   // `text` is not written again until this parse is done: rewrites are off inside it.
   ParseText(text, depth + 1);
   ctx.substituting = false;
+  return true;
 }
 
 // A shell or `source` given a process substitution as its script (`bash <(echo B64 | base64 -d)`,

@@ -51,6 +51,30 @@ TEST_F(ShellNormalizerTest, ARedirectionOnlyCommandIsSubstitutedToo) {
   EXPECT_EQ(Norm("X=1; Y=$X"), (Segments{"X=1", "Y=$X"}));
 }
 
+TEST_F(ShellNormalizerTest, SetDashDashBindsThePositionalParameters) {
+  EXPECT_EQ(Norm("set -- rm -rf ~; \"$@\""), (Segments{"set -- rm -rf ~", "$@", "rm -r -f ~"}));
+  EXPECT_EQ(Norm("set -- /; rm -rf \"$1\"").back(), "rm -r -f /");
+  EXPECT_EQ(Norm("set / x; rm -rf $1").back(), "rm -r -f /");
+  // All are read before any is bound: a swap swaps.
+  EXPECT_EQ(Norm("set -- a b; set -- \"$2\" \"$1\"; echo $1 $2").back(), "echo b a");
+  // Options alone bind nothing; `set --` alone empties them.
+  EXPECT_EQ(Norm("set -e; set -o pipefail; rm -rf \"$1\""),
+            (Segments{"set -e", "set -o pipefail", "rm -r -f $1"}));
+  EXPECT_EQ(Norm("set -- /; set --; rm -rf \"$1\"x").back(), "rm -r -f x");
+}
+
+TEST_F(ShellNormalizerTest, AnAssignmentIsRecordedOnceWithTheValuesBeforeIt) {
+  // The rewrite of `export X=$X/b` is parsed and records X; recording it before the rewrite as
+  // well would make X /a/b/b.
+  EXPECT_EQ(Norm("X=/a; export X=$X/b; rm -rf $X").back(), "rm -r -f /a/b");
+  EXPECT_EQ(Norm("X=/a; X=$X/b >/dev/null; rm -rf $X").back(), "rm -r -f /a/b");
+  // An assignment's value is not split into words, before a command or after export.
+  EXPECT_EQ(Norm("V='a b'; export X=$V; rm -r \"$X\"").back(), "rm -r 'a b'");
+  EXPECT_EQ(Norm("V='-rf /'; X=$V rm x").back(), "rm x");  // not `/ rm x`
+  // An argument that only looks like one is split as bash splits it.
+  EXPECT_EQ(Norm("V='a b'; echo X=$V").back(), "echo X=a b");
+}
+
 TEST_F(ShellNormalizerTest, ALoopVariableStandsForEveryWordItTakes) {
   // `for f in WORDS` binds f to all the words at once (over-inclusive on purpose), so the body's
   // uses read as acting on each of them.
