@@ -17,6 +17,7 @@
 #include "shell_normalizer.h"
 #include "shell_parser.h"
 #include "shell_printf.h"
+#include "shell_text_filters.h"
 #include "units.h"
 
 namespace doberman::internal {
@@ -499,6 +500,23 @@ bool PrintedText(const Level& lv, std::string_view argv0, size_t i, size_t e, si
 // or of its own here-string. HandleShell parses the decoded text when a shell without -c reads it.
 void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv0, size_t i,
                                           size_t e, size_t depth, size_t pipeline) {
+  // Every command comes here: most are turned away by their first letter before any comparison
+  // (echo, printf, cat, find, ls, rev, tr, base64, basenc, openssl and xxd are read below).
+  switch (argv0.empty() ? '\0' : argv0[0]) {
+    case 'e':
+    case 'p':
+    case 'c':
+    case 'f':
+    case 'l':
+    case 'r':
+    case 't':
+    case 'b':
+    case 'o':
+    case 'x':
+      break;
+    default:
+      return;
+  }
   SegmentList::Scratch& sc = ctx.out->scratch;
   auto for_args = [&](auto&& f) {
     for (size_t j = i + 1; j < e; ++j) {
@@ -571,6 +589,10 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     carry(literal && !sc.piped.empty() ? Ctx::Piped::kPaths : Ctx::Piped::kEmpty);
     return;
   }
+  if (argv0 == "rev" || argv0 == "tr") {
+    FilterPipedText(lv, argv0, i, e, depth, pipeline);
+    return;
+  }
   if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
   DecoderArgs args;
   std::string_view here;
@@ -600,6 +622,43 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   carry(Ctx::Piped::kDecoded);
   // `base64 -d <<< B64 > /tmp/r`: the decoded text is what the file holds, for a later run.
   NoteWrittenTargets(lv, argv0, i, i, e, sc.piped_decoded);
+}
+
+// `rev` and `tr` between known text and the rest of the pipeline (`echo '~ fr- mr' | rev | sh`,
+// `echo 'ez -es ~' | tr a-z n-za-m | sh`, `rev <<< TEXT`): what they print is worked out
+// (shell_text_filters.h) and carried on as decoded text is. Text that is not known (an echoed
+// variable) or a form they do not read leaves what was piped as it was: a filter's input, read
+// over-inclusively as grep's is.
+void ShellNormalizer::Impl::FilterPipedText(const Level& lv, std::string_view argv0, size_t i,
+                                            size_t e, size_t depth, size_t pipeline) {
+  SegmentList::Scratch& sc = ctx.out->scratch;
+  std::array<std::string_view, 4> args;
+  size_t count = 0;
+  std::string_view here;
+  for (size_t j = i + 1; j < e; ++j) {
+    const Word& w = lv.words[j];
+    const std::string_view v = View(lv, w);
+    if ((w.flags & kHereString) != 0) here = v.substr(w.op);
+    if ((w.flags & kRedir) != 0) continue;
+    if ((w.flags & kSubst) != 0 || v.find('$') != std::string_view::npos) return;
+    if (count == args.size()) return;
+    args[count++] = v;
+  }
+  const bool from_pipe =
+      ctx.piped_depth == depth && ctx.piped_pipeline == pipeline &&
+      (ctx.piped == Ctx::Piped::kDecoded ||
+       (ctx.piped == Ctx::Piped::kLiteral && sc.piped.find_first_of("$`") == std::string::npos));
+  if (here.empty() && !from_pipe) return;
+  // The input in `piped`, so that the output can go to `piped_decoded`.
+  if (!here.empty()) {
+    sc.piped.assign(here);
+  } else if (ctx.piped == Ctx::Piped::kDecoded) {
+    sc.piped.assign(sc.piped_decoded);
+  }
+  if (!ApplyTextFilter(argv0, std::span(args.data(), count), sc.piped, &sc.piped_decoded)) return;
+  ctx.piped = Ctx::Piped::kDecoded;
+  ctx.piped_depth = depth;
+  ctx.piped_pipeline = pipeline;
 }
 
 namespace {

@@ -19,6 +19,7 @@
 #include "shell_normalizer.h"
 #include "shell_parser.h"
 #include "shell_printf.h"
+#include "shell_text_filters.h"
 
 namespace doberman::internal {
 
@@ -219,11 +220,12 @@ bool PrintedLiteral(std::string_view inner, std::string* words, std::string* out
   return true;
 }
 
-// `echo|printf LITERAL | DECODER` or `DECODER <<< LITERAL`, DECODER a base64 or hex decoder: what
-// it prints (into `out`, trailing line breaks dropped as a substitution drops them), using
-// `encoded` as scratch. Why: `eval "$(echo cm0gLXJmIC8K | base64 -d)"` and `bash -c "$(...)"` run
-// the decoded text as a command line, as `echo ... | base64 -d | sh` does. Anything else, or a
-// payload that does not decode within `max_bytes`, is not resolved (false).
+// `echo|printf LITERAL | DECODER` or `DECODER <<< LITERAL`, DECODER a base64 or hex decoder (or,
+// after a pipe, `rev` or `tr`, shell_text_filters.h): what it prints (into `out`, trailing line
+// breaks dropped as a substitution drops them), using `encoded` as scratch. Why: `eval "$(echo
+// cm0gLXJmIC8K | base64 -d)"` and `bash -c "$(...)"` run the decoded text as a command line, as
+// `echo ... | base64 -d | sh` does. Anything else, or a payload that does not decode within
+// `max_bytes`, is not resolved (false).
 bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words,
                     std::string* encoded, std::string* out) {
   // No expansion, escape, quote or operator: the word means what it says.
@@ -254,6 +256,8 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
   decoder = TrimWhite(decoder);
   DecoderArgs args;
   std::string_view argv0;
+  std::array<std::string_view, 4> filter_args;  // for rev and tr
+  size_t filter_count = 0;
   for (size_t k = 0; k < decoder.size();) {
     if (IsBlank(decoder[k])) {
       ++k;
@@ -261,14 +265,27 @@ bool DecodedLiteral(std::string_view inner, size_t max_bytes, std::string* words
     }
     size_t m = k;
     while (m < decoder.size() && !IsBlank(decoder[m])) ++m;
-    const std::string_view word = decoder.substr(k, m - k);
+    std::string_view word = decoder.substr(k, m - k);
+    // A quoted word without blanks (`tr 'a-z' 'n-za-m'`) means its text.
+    if (word.size() >= 2 && (word.front() == '\'' || word.front() == '"') &&
+        word.back() == word.front()) {
+      word = word.substr(1, word.size() - 2);
+    }
     if (!plain(word)) return false;
     if (argv0.empty()) {
       argv0 = word;
     } else {
       args.Note(word);
+      if (filter_count == filter_args.size()) return false;
+      filter_args[filter_count++] = word;
     }
     k = m;
+  }
+  if (argv0 == "rev" || argv0 == "tr") {  // `$(echo '~ fr- mr' | rev)`
+    if (!ApplyTextFilter(argv0, std::span(filter_args.data(), filter_count), *encoded, out))
+      return false;
+    while (!out->empty() && out->back() == '\n') out->pop_back();
+    return out->size() <= max_bytes;
   }
   const DecoderArgs::Kind kind = args.Of(argv0);
   if (kind == DecoderArgs::Kind::kNotADecoder) return false;
