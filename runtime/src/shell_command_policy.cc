@@ -495,6 +495,23 @@ bool PrintedText(const Level& lv, std::string_view argv0, size_t i, size_t e, si
 
 }  // namespace
 
+namespace {
+// The text of the here-string of the command whose name is word i (`CMD <<< TEXT`), empty when it
+// has none; `arg` is handed each of the words after the name that is not a redirection, until it
+// returns false.
+template <typename OnArg>
+std::string_view HereStringAndArgs(const Level& lv, size_t i, size_t e, OnArg&& arg) {
+  std::string_view here;
+  for (size_t j = i + 1; j < e; ++j) {
+    const Word& w = lv.words[j];
+    const std::string_view v = View(lv, w);
+    if ((w.flags & kHereString) != 0) here = v.substr(w.op);
+    if ((w.flags & kRedir) == 0 && !arg(w, v)) break;
+  }
+  return here;
+}
+}  // namespace
+
 // Follows data along a pipeline towards a shell: the literal an echo or printf writes, then what a
 // base64 or hex decoder (base64 -d, basenc --base64 -d, openssl base64 -d, xxd -r -p) makes of it,
 // or of its own here-string. HandleShell parses the decoded text when a shell without -c reads it.
@@ -595,14 +612,10 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
   }
   if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
   DecoderArgs args;
-  std::string_view here;
-  for (size_t j = i + 1; j < e; ++j) {
-    const Word& w = lv.words[j];
-    const std::string_view v = View(lv, w);
-    if ((w.flags & kHereString) != 0) here = v.substr(w.op);
-    if ((w.flags & kRedir) != 0) continue;
+  const std::string_view here = HereStringAndArgs(lv, i, e, [&](const Word&, std::string_view v) {
     args.Note(v);
-  }
+    return true;
+  });
   const DecoderArgs::Kind kind = args.Of(argv0);
   const bool hex = kind == DecoderArgs::Kind::kHex;
   const bool is_decoder = kind != DecoderArgs::Kind::kNotADecoder;
@@ -634,16 +647,14 @@ void ShellNormalizer::Impl::FilterPipedText(const Level& lv, std::string_view ar
   SegmentList::Scratch& sc = ctx.out->scratch;
   std::array<std::string_view, 4> args;
   size_t count = 0;
-  std::string_view here;
-  for (size_t j = i + 1; j < e; ++j) {
-    const Word& w = lv.words[j];
-    const std::string_view v = View(lv, w);
-    if ((w.flags & kHereString) != 0) here = v.substr(w.op);
-    if ((w.flags & kRedir) != 0) continue;
-    if ((w.flags & kSubst) != 0 || v.find('$') != std::string_view::npos) return;
-    if (count == args.size()) return;
-    args[count++] = v;
-  }
+  bool readable = true;  // no expansion among the arguments, and not too many of them
+  const std::string_view here = HereStringAndArgs(lv, i, e, [&](const Word& w, std::string_view v) {
+    readable =
+        (w.flags & kSubst) == 0 && v.find('$') == std::string_view::npos && count < args.size();
+    if (readable) args[count++] = v;
+    return readable;
+  });
+  if (!readable) return;
   const bool from_pipe =
       ctx.piped_depth == depth && ctx.piped_pipeline == pipeline &&
       (ctx.piped == Ctx::Piped::kDecoded ||
