@@ -493,9 +493,6 @@ bool PrintedText(const Level& lv, std::string_view argv0, size_t i, size_t e, si
   return true;
 }
 
-}  // namespace
-
-namespace {
 // The text of the here-string of the command whose name is word i (`CMD <<< TEXT`), empty when it
 // has none; `arg` is handed each of the words after the name that is not a redirection, until it
 // returns false.
@@ -607,7 +604,7 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
     return;
   }
   if (argv0 == "rev" || argv0 == "tr") {
-    FilterPipedText(lv, argv0, i, e, depth, pipeline);
+    if (FilterPipedText(lv, argv0, i, e, depth, pipeline)) carry(Ctx::Piped::kDecoded);
     return;
   }
   if (argv0 != "base64" && argv0 != "basenc" && argv0 != "openssl" && argv0 != "xxd") return;
@@ -639,10 +636,10 @@ void ShellNormalizer::Impl::NotePipedData(const Level& lv, std::string_view argv
 
 // `rev` and `tr` between known text and the rest of the pipeline (`echo '~ fr- mr' | rev | sh`,
 // `echo 'ez -es ~' | tr a-z n-za-m | sh`, `rev <<< TEXT`): what they print is worked out
-// (shell_text_filters.h) and carried on as decoded text is. Text that is not known (an echoed
-// variable) or a form they do not read leaves what was piped as it was: a filter's input, read
-// over-inclusively as grep's is.
-void ShellNormalizer::Impl::FilterPipedText(const Level& lv, std::string_view argv0, size_t i,
+// (shell_text_filters.h) into `piped_decoded`, and true is returned, so that NotePipedData carries
+// it on as decoded text. Text that is not known (an echoed variable) or a form they do not read
+// leaves what was piped as it was (false): a filter's input, read over-inclusively as grep's is.
+bool ShellNormalizer::Impl::FilterPipedText(const Level& lv, std::string_view argv0, size_t i,
                                             size_t e, size_t depth, size_t pipeline) {
   SegmentList::Scratch& sc = ctx.out->scratch;
   std::array<std::string_view, 4> args;
@@ -654,22 +651,19 @@ void ShellNormalizer::Impl::FilterPipedText(const Level& lv, std::string_view ar
     if (readable) args[count++] = v;
     return readable;
   });
-  if (!readable) return;
+  if (!readable) return false;
   const bool from_pipe =
       ctx.piped_depth == depth && ctx.piped_pipeline == pipeline &&
       (ctx.piped == Ctx::Piped::kDecoded ||
        (ctx.piped == Ctx::Piped::kLiteral && sc.piped.find_first_of("$`") == std::string::npos));
-  if (here.empty() && !from_pipe) return;
+  if (here.empty() && !from_pipe) return false;
   // The input in `piped`, so that the output can go to `piped_decoded`.
   if (!here.empty()) {
     sc.piped.assign(here);
   } else if (ctx.piped == Ctx::Piped::kDecoded) {
     sc.piped.assign(sc.piped_decoded);
   }
-  if (!ApplyTextFilter(argv0, std::span(args.data(), count), sc.piped, &sc.piped_decoded)) return;
-  ctx.piped = Ctx::Piped::kDecoded;
-  ctx.piped_depth = depth;
-  ctx.piped_pipeline = pipeline;
+  return ApplyTextFilter(argv0, std::span(args.data(), count), sc.piped, &sc.piped_decoded);
 }
 
 namespace {

@@ -414,7 +414,7 @@ struct ShellNormalizer::Impl {
   void HandleFindExec(Level& lv, size_t i, size_t e, size_t depth, size_t pipeline);
   void NotePipedData(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
                      size_t pipeline);
-  void FilterPipedText(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
+  bool FilterPipedText(const Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth,
                        size_t pipeline);
   void HandleEmbedded(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
   void HandleWindowsShell(Level& lv, std::string_view argv0, size_t i, size_t e, size_t depth);
